@@ -1,0 +1,296 @@
+/**
+ * Shared vocabulary of the core: the commands the state machine accepts, and the rows it derives
+ * for the store. Commands are plain JSON (amounts as decimal strings) so that the journal stores
+ * them as they are and a replay feeds them back unchanged. Everything random (keys, secrets,
+ * transaction ids) is drawn outside the core and carried inside the command.
+ */
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PENDING_CANCEL' | 'REJECTED';
+export type SymbolStatus = 'TRADING' | 'HALT' | 'BREAK';
+export type UserType = 'user' | 'merchant' | 'system';
+export type AssetKind = 'crypto' | 'fiat';
+
+/** Security types of area A §2, which are also the permission names of a key. */
+export const PERMISSIONS = [
+  'MARKET_DATA',
+  'USER_STREAM',
+  'USER_DATA',
+  'TRADE',
+  'SUB_ACCOUNT_LIST',
+  'ACCOUNT_TRANSFER',
+  'BALANCE_FLOW',
+  'TRANSFER',
+  'WITHDRAW',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Balance flow types of area A §5.2 (name → id). */
+export const FLOW_TYPES = {
+  TRADE: 1,
+  FEE: 2,
+  TRANSFER: 3,
+  DEPOSIT: 4,
+  MAKER_REWARD: 27,
+  PNL: 28,
+  SETTLEMENT: 30,
+  LIQUIDATION: 31,
+  FUNDING_SETTLEMENT: 32,
+  WITHDRAW: 33,
+  WITHDRAWAL_FEE: 35,
+  USER_ACCOUNT_TRANSFER: 51,
+  OTC_BUY_COIN: 65,
+  OTC_SELL_COIN: 66,
+  ACTIVITY_AWARD: 67,
+  INVITATION_REFERRAL_BONUS: 68,
+  REGISTER_BONUS: 69,
+  AIRDROP: 70,
+  MINE_REWARD: 71,
+  OTC_FEE: 73,
+  OTC_TRADE: 200,
+} as const;
+export type FlowTypeName = keyof typeof FLOW_TYPES;
+
+// ---------------------------------------------------------------- commands
+
+export interface CreateUserCommand {
+  type: 'createUser';
+  email: string;
+  userType: UserType;
+}
+export interface CreateSubAccountCommand {
+  type: 'createSubAccount';
+  userId: number;
+  name: string;
+}
+export interface CreateApiKeyCommand {
+  type: 'createApiKey';
+  userId: number;
+  accountIndex: number;
+  apiKey: string;
+  /** The secret sealed with the data directory's key (never the plain secret). */
+  secretSealed: string;
+  permissions: Permission[];
+  ipWhitelist: string[];
+  label: string;
+}
+export interface RevokeApiKeyCommand {
+  type: 'revokeApiKey';
+  apiKey: string;
+}
+export interface AddAssetCommand {
+  type: 'addAsset';
+  asset: string;
+  precision: number;
+  kind: AssetKind;
+  fullName: string;
+  chains: string[];
+  withdrawFee: string;
+  minWithdraw: string;
+  allowDeposit: boolean;
+  allowWithdraw: boolean;
+}
+export interface AddSymbolCommand {
+  type: 'addSymbol';
+  symbol: string;
+  baseAsset: string;
+  quoteAsset: string;
+  tickSize: string;
+  stepSize: string;
+  minPrice: string;
+  maxPrice: string;
+  minQty: string;
+  maxQty: string;
+  minNotional: string;
+}
+export interface SetSymbolStatusCommand {
+  type: 'setSymbolStatus';
+  symbol: string;
+  status: SymbolStatus;
+}
+export interface SetFeeRatesCommand {
+  type: 'setFeeRates';
+  accountId: number;
+  makerFeeRate?: string;
+  takerFeeRate?: string;
+}
+export interface DepositCommand {
+  type: 'deposit';
+  accountId: number;
+  asset: string;
+  amount: string;
+  txId: string;
+}
+export interface WithdrawCommand {
+  type: 'withdraw';
+  accountId: number;
+  asset: string;
+  amount: string;
+  address: string;
+  addressExt: string;
+  chainType: string;
+  clientOrderId: string;
+}
+export interface SettleWithdrawalCommand {
+  type: 'settleWithdrawal';
+  withdrawalId: number;
+  approve: boolean;
+  txId: string;
+  reason: string;
+}
+export interface TransferCommand {
+  type: 'transfer';
+  fromAccountId: number;
+  toAccountId: number;
+  asset: string;
+  amount: string;
+  flowType: FlowTypeName;
+}
+export interface PlaceOrderCommand {
+  type: 'placeOrder';
+  accountId: number;
+  symbol: string;
+  side: Side;
+  orderType: OrderType;
+  timeInForce: TimeInForce;
+  /** Base quantity; for MARKET BUY the quote amount (area A §4.3). */
+  quantity: string;
+  /** Limit price; absent for MARKET. */
+  price?: string;
+  clientOrderId?: string;
+  /** Client's request time and window, checked against the sequencer's time (area A §1.7). */
+  timestamp?: number;
+  recvWindow?: number;
+  /** A12: validate against current state, change nothing. */
+  test?: boolean;
+}
+export interface CancelOrderCommand {
+  type: 'cancelOrder';
+  accountId: number;
+  orderId?: number;
+  clientOrderId?: string;
+}
+export interface CancelOrdersCommand {
+  type: 'cancelOrders';
+  accountId: number;
+  symbol?: string;
+  side?: Side;
+}
+
+export type Command =
+  | CreateUserCommand
+  | CreateSubAccountCommand
+  | CreateApiKeyCommand
+  | RevokeApiKeyCommand
+  | AddAssetCommand
+  | AddSymbolCommand
+  | SetSymbolStatusCommand
+  | SetFeeRatesCommand
+  | DepositCommand
+  | WithdrawCommand
+  | SettleWithdrawalCommand
+  | TransferCommand
+  | PlaceOrderCommand
+  | CancelOrderCommand
+  | CancelOrdersCommand;
+
+export type CommandType = Command['type'];
+
+/** A command as the sequencer stamped it: its place in the one order, and the time it was taken. */
+export interface StampedCommand {
+  seq: number;
+  ts: number;
+  command: Command;
+}
+
+// ---------------------------------------------------------------- derived rows (read models)
+
+/** Order record in its latest state; amounts as canonical decimal strings. */
+export interface OrderRow {
+  orderId: number;
+  accountId: number;
+  symbol: string;
+  clientOrderId: string;
+  side: Side;
+  type: OrderType;
+  timeInForce: TimeInForce;
+  price: string;
+  origQty: string;
+  executedQty: string;
+  cummulativeQuoteQty: string;
+  status: OrderStatus;
+  time: number;
+  updateTime: number;
+}
+
+/** One side of a trade: each trade yields a row for the buyer and one for the seller. */
+export interface TradeRow {
+  tradeId: number;
+  accountId: number;
+  symbol: string;
+  orderId: number;
+  matchOrderId: number;
+  price: string;
+  qty: string;
+  quoteQty: string;
+  commission: string;
+  commissionAsset: string;
+  isBuyer: boolean;
+  isMaker: boolean;
+  time: number;
+}
+
+export interface FlowRow {
+  flowId: number;
+  accountId: number;
+  asset: string;
+  flowType: number;
+  /** Signed canonical decimal. */
+  change: string;
+  /** free + locked of that asset right after this row. */
+  total: string;
+  created: number;
+  /** Sequence number of the command that made the row. */
+  seq: number;
+}
+
+export interface DepositRow {
+  depositId: number;
+  accountId: number;
+  asset: string;
+  amount: string;
+  txId: string;
+  time: number;
+}
+
+export interface WithdrawalRow {
+  withdrawalId: number;
+  accountId: number;
+  clientOrderId: string;
+  asset: string;
+  chainType: string;
+  address: string;
+  addressExt: string;
+  amount: string;
+  fee: string;
+  /** 1 auditing, 2 rejected, 6 sent (area A §3.4). */
+  status: number;
+  txId: string;
+  time: number;
+  updateTime: number;
+}
+
+/** Rows derived from the commands of one batch, written in the same transaction. */
+export interface DerivedRows {
+  orders: OrderRow[];
+  trades: TradeRow[];
+  flows: FlowRow[];
+  deposits: DepositRow[];
+  withdrawals: WithdrawalRow[];
+}
+
+export function emptyDerivedRows(): DerivedRows {
+  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [] };
+}

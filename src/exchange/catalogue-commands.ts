@@ -1,0 +1,156 @@
+import { ATTO_SCALE, attoToUnits, formatUnits, parseDecimal } from '../core/decimal.js';
+import { BourseError, reject } from '../core/errors.js';
+import type {
+  AddAssetCommand,
+  AddSymbolCommand,
+  CreateApiKeyCommand,
+  CreateSubAccountCommand,
+  CreateUserCommand,
+  RevokeApiKeyCommand,
+  SetFeeRatesCommand,
+  SetSymbolStatusCommand,
+} from '../core/types.js';
+import { OrderBook } from '../engine/order-book.js';
+import { buildSymbolSpec } from '../engine/symbol-spec.js';
+import { FEE_RATE_ONE, FEE_RATE_SCALE, type User } from '../ledger/account.js';
+import type { PostingContext } from '../ledger/ledger.js';
+import type { ExchangeCore } from './exchange-core.js';
+
+export type CatalogueCommand =
+  | CreateUserCommand
+  | CreateSubAccountCommand
+  | CreateApiKeyCommand
+  | RevokeApiKeyCommand
+  | AddAssetCommand
+  | AddSymbolCommand
+  | SetSymbolStatusCommand
+  | SetFeeRatesCommand;
+
+const MAX_FEE_RATE = FEE_RATE_ONE / 10n;
+
+export function applyCatalogueCommand(core: ExchangeCore, command: CatalogueCommand, ctx: PostingContext): unknown {
+  switch (command.type) {
+    case 'createUser': {
+      const user = core.ledger.createUser(command.email, command.userType);
+      return { userId: user.userId, accountId: user.accountIds[0] };
+    }
+    case 'createSubAccount': {
+      const user = userOf(core, command.userId);
+      const account = core.ledger.createAccount(user, command.name || `sub${user.accountIds.length}`);
+      return { accountId: account.accountId, accountIndex: account.accountIndex };
+    }
+    case 'createApiKey':
+      return createApiKey(core, command, ctx);
+    case 'revokeApiKey': {
+      const key = core.apiKeys.get(command.apiKey);
+      if (key === undefined || key.revoked) throw new BourseError('NOT_FOUND', [`API key ${command.apiKey}`]);
+      key.revoked = true;
+      return { apiKey: key.apiKey, revoked: true };
+    }
+    case 'addAsset':
+      return addAsset(core, command);
+    case 'addSymbol':
+      return addSymbol(core, command);
+    case 'setSymbolStatus': {
+      const state = core.symbols.get(command.symbol);
+      if (state === undefined) throw new BourseError('NOT_FOUND', [`symbol ${command.symbol}`]);
+      state.spec.status = command.status;
+      return { symbol: command.symbol, status: command.status };
+    }
+    case 'setFeeRates':
+      return setFeeRates(core, command);
+  }
+}
+
+function userOf(core: ExchangeCore, userId: number): User {
+  const user = core.ledger.users.get(userId);
+  if (user === undefined || user.userType === 'system') throw new BourseError('NOT_FOUND', [`user ${userId}`]);
+  return user;
+}
+
+function createApiKey(core: ExchangeCore, cmd: CreateApiKeyCommand, ctx: PostingContext): unknown {
+  const user = userOf(core, cmd.userId);
+  const accountId = user.accountIds[cmd.accountIndex];
+  if (accountId === undefined) throw new BourseError('NOT_FOUND', [`account index ${cmd.accountIndex} of user ${cmd.userId}`]);
+  if (core.apiKeys.has(cmd.apiKey)) throw new Error('API key collision');
+  core.apiKeys.set(cmd.apiKey, {
+    apiKey: cmd.apiKey,
+    userId: user.userId,
+    accountId,
+    secretSealed: cmd.secretSealed,
+    permissions: [...cmd.permissions],
+    ipWhitelist: [...cmd.ipWhitelist],
+    label: cmd.label,
+    createdAt: ctx.ts,
+    revoked: false,
+  });
+  return { apiKey: cmd.apiKey, accountId, permissions: cmd.permissions };
+}
+
+function decimalOrReject(text: string, param: string): bigint {
+  return parseDecimal(text) ?? reject('INVALID_PARAM_VALUE', [param]);
+}
+
+function addAsset(core: ExchangeCore, cmd: AddAssetCommand): unknown {
+  if (core.ledger.assets.has(cmd.asset)) reject('INVALID_PARAM_VALUE', ['asset'], `Asset ${cmd.asset} exists.`);
+  if (!Number.isInteger(cmd.precision) || cmd.precision < 0 || cmd.precision > ATTO_SCALE) reject('INVALID_PARAM_VALUE', ['precision']);
+  const atomsOf = (text: string, param: string): bigint =>
+    attoToUnits(decimalOrReject(text, param), cmd.precision) ?? reject('INVALID_PARAM_VALUE', [param]);
+  core.ledger.addAsset({
+    asset: cmd.asset,
+    precision: cmd.precision,
+    kind: cmd.kind,
+    fullName: cmd.fullName,
+    chains: [...cmd.chains],
+    withdrawFeeAtoms: atomsOf(cmd.withdrawFee, 'withdrawFee'),
+    minWithdrawAtoms: atomsOf(cmd.minWithdraw, 'minWithdraw'),
+    allowDeposit: cmd.allowDeposit,
+    allowWithdraw: cmd.allowWithdraw,
+  });
+  return { asset: cmd.asset, precision: cmd.precision };
+}
+
+function addSymbol(core: ExchangeCore, cmd: AddSymbolCommand): unknown {
+  if (core.symbols.has(cmd.symbol)) reject('INVALID_PARAM_VALUE', ['symbol'], `Symbol ${cmd.symbol} exists.`);
+  const base = core.ledger.assets.get(cmd.baseAsset);
+  const quote = core.ledger.assets.get(cmd.quoteAsset);
+  if (base === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.baseAsset}`]);
+  if (quote === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.quoteAsset}`]);
+  if (base.asset === quote.asset) reject('INVALID_PARAM_VALUE', ['quoteAsset']);
+  const spec = buildSymbolSpec({
+    symbol: cmd.symbol,
+    baseAsset: base.asset,
+    quoteAsset: quote.asset,
+    basePrecision: base.precision,
+    quotePrecision: quote.precision,
+    tickSizeAtto: decimalOrReject(cmd.tickSize, 'tickSize'),
+    stepSizeAtto: decimalOrReject(cmd.stepSize, 'stepSize'),
+    minPriceAtto: decimalOrReject(cmd.minPrice, 'minPrice'),
+    maxPriceAtto: decimalOrReject(cmd.maxPrice, 'maxPrice'),
+    minQtyAtto: decimalOrReject(cmd.minQty, 'minQty'),
+    maxQtyAtto: decimalOrReject(cmd.maxQty, 'maxQty'),
+    minNotionalAtto: decimalOrReject(cmd.minNotional, 'minNotional'),
+  });
+  if (typeof spec === 'string') reject('INVALID_PARAM_VALUE', ['symbol'], spec);
+  core.symbols.set(spec.symbol, { spec, book: new OrderBook() });
+  return { symbol: spec.symbol, status: spec.status };
+}
+
+function feeRate(text: string, param: string): bigint {
+  const rate = attoToUnits(decimalOrReject(text, param), FEE_RATE_SCALE);
+  if (rate === null || rate > MAX_FEE_RATE) reject('INVALID_PARAM_VALUE', [param]);
+  return rate;
+}
+
+function setFeeRates(core: ExchangeCore, cmd: SetFeeRatesCommand): unknown {
+  const account = core.account(cmd.accountId);
+  const maker = cmd.makerFeeRate === undefined ? account.makerFeeRate : feeRate(cmd.makerFeeRate, 'makerFeeRate');
+  const taker = cmd.takerFeeRate === undefined ? account.takerFeeRate : feeRate(cmd.takerFeeRate, 'takerFeeRate');
+  account.makerFeeRate = maker;
+  account.takerFeeRate = taker;
+  return {
+    accountId: account.accountId,
+    makerFeeRate: formatUnits(maker, FEE_RATE_SCALE),
+    takerFeeRate: formatUnits(taker, FEE_RATE_SCALE),
+  };
+}

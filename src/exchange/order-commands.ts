@@ -1,0 +1,334 @@
+import { ATTO_ONE, attoToUnits, formatUnits, fractionDigits, parseDecimal } from '../core/decimal.js';
+import { BourseError, reject } from '../core/errors.js';
+import type { CancelOrderCommand, CancelOrdersCommand, OrderRow, PlaceOrderCommand, TimeInForce } from '../core/types.js';
+import type { Fill, StopReason, Taker } from '../engine/order-book.js';
+import type { SymbolSpec } from '../engine/symbol-spec.js';
+import type { Account } from '../ledger/account.js';
+import type { PostingContext } from '../ledger/ledger.js';
+import type { ExchangeCore, SymbolState } from './exchange-core.js';
+import { toOrderRow, type LiveOrder } from './live-order.js';
+
+/** A trade made while the new order was taking (A11 `fills`). */
+export interface FillView {
+  price: string;
+  qty: string;
+  commission: string;
+  commissionAsset: string;
+  tradeId: number;
+}
+
+export interface PlaceOrderResult {
+  order: OrderRow;
+  fills: FillView[];
+}
+
+export interface CancelOrderResult {
+  order: OrderRow;
+  transactTime: number;
+}
+
+const DEFAULT_RECV_WINDOW_MS = 5000;
+const FUTURE_TOLERANCE_MS = 1000;
+
+/** The order's amounts bound to the symbol: what it locks and how the book sees it. */
+interface SizedOrder {
+  priceTicks: number;
+  lots: number;
+  quoteAmountAtoms: bigint;
+  lockAsset: string;
+  lockAtoms: bigint;
+}
+
+/** A11/A12: checks of area A §4.2 steps 5–12 in order, then matching (§4.5) and settlement (§4.8). */
+export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: PostingContext): PlaceOrderResult | undefined {
+  if (cmd.timestamp !== undefined) {
+    const windowMs = cmd.recvWindow ?? DEFAULT_RECV_WINDOW_MS;
+    if (cmd.timestamp > ctx.ts + FUTURE_TOLERANCE_MS || ctx.ts - cmd.timestamp > windowMs) {
+      reject('TIMESTAMP_OUTSIDE_RECV_WINDOW');
+    }
+  }
+  const state = core.symbol(cmd.symbol);
+  const spec = state.spec;
+  const account = core.account(cmd.accountId);
+  if (spec.status !== 'TRADING') reject('SYMBOL_NOT_TRADING');
+  const sized = sizeOrder(state, cmd);
+  const clientIds = core.clientIdsOf(account.accountId);
+  if (cmd.clientOrderId !== undefined && clientIds.has(cmd.clientOrderId)) reject('DUPLICATE_CLIENT_ORDER_ID');
+  if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= core.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
+  if (account.openOrderCount >= core.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
+  if (core.ledger.free(account, sized.lockAsset) < sized.lockAtoms) reject('INSUFFICIENT_BALANCE');
+  if (cmd.orderType === 'LIMIT_MAKER' && state.book.wouldCross(cmd.side === 'BUY', sized.priceTicks)) reject('WOULD_TAKE');
+  if (cmd.test === true) return undefined;
+  return execute(core, state, account, cmd, sized, ctx);
+}
+
+/** Filters of §4.4 in the order of §4.2 steps 6–8. */
+function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
+  const spec = state.spec;
+  const isBuy = cmd.side === 'BUY';
+  const isMarket = cmd.orderType === 'MARKET';
+  let priceAtto = 0n;
+  let qtyAtto = 0n;
+  if (!isMarket) {
+    priceAtto = parseDecimal(cmd.price ?? '') ?? reject('MANDATORY_PARAM', ['price']);
+    if (priceAtto < spec.minPriceAtto) reject('PRICE_TOO_LOW');
+    if (priceAtto > spec.maxPriceAtto) reject('PRICE_TOO_HIGH');
+    if (priceAtto % spec.tickSizeAtto !== 0n) reject('PRICE_OFF_TICK');
+  }
+  const amountAtto = parseDecimal(cmd.quantity) ?? reject('MANDATORY_PARAM', ['quantity']);
+  if (isMarket && isBuy) {
+    if (fractionDigits(amountAtto) > spec.tickDecimals) reject('MARKET_AMOUNT_DECIMALS');
+    if (amountAtto < spec.minNotionalAtto) reject('NOTIONAL_TOO_SMALL');
+    if (state.book.asks.best() === undefined) reject('NO_ORDERS_ON_BOOK');
+    const quoteAmountAtoms = attoToUnits(amountAtto, spec.quotePrecision) ?? reject('MARKET_AMOUNT_DECIMALS');
+    return { priceTicks: 0, lots: 0, quoteAmountAtoms, lockAsset: spec.quoteAsset, lockAtoms: quoteAmountAtoms };
+  }
+  qtyAtto = amountAtto;
+  if (qtyAtto < spec.minQtyAtto) reject('QTY_TOO_SMALL');
+  if (qtyAtto > spec.maxQtyAtto) reject('QTY_TOO_LARGE');
+  if (qtyAtto % spec.stepSizeAtto !== 0n) reject('QTY_OFF_STEP');
+  const lots = Number(qtyAtto / spec.stepSizeAtto);
+  if (!isMarket) {
+    if (priceAtto * qtyAtto < spec.minNotionalAtto * ATTO_ONE) reject('NOTIONAL_TOO_SMALL');
+    const priceTicks = Number(priceAtto / spec.tickSizeAtto);
+    if (isBuy) {
+      const lockAtoms = BigInt(priceTicks) * BigInt(lots) * spec.quoteAtomsPerTickLot;
+      return { priceTicks, lots, quoteAmountAtoms: 0n, lockAsset: spec.quoteAsset, lockAtoms };
+    }
+    return { priceTicks, lots, quoteAmountAtoms: 0n, lockAsset: spec.baseAsset, lockAtoms: BigInt(lots) * spec.baseAtomsPerLot };
+  }
+  const bestBid = state.book.bids.best() ?? reject('NO_ORDERS_ON_BOOK');
+  if (BigInt(bestBid.priceTicks) * spec.tickSizeAtto * qtyAtto < spec.minNotionalAtto * ATTO_ONE) reject('NOTIONAL_TOO_SMALL');
+  return { priceTicks: 0, lots, quoteAmountAtoms: 0n, lockAsset: spec.baseAsset, lockAtoms: BigInt(lots) * spec.baseAtomsPerLot };
+}
+
+/** `<orderId>`, or `<orderId>-<k>` with the smallest free k when a client took that string (§4.7). */
+function generateClientOrderId(clientIds: Map<string, number>, orderId: number): string {
+  const base = String(orderId);
+  if (!clientIds.has(base)) return base;
+  for (let k = 1; ; k++) {
+    const candidate = `${base}-${k}`;
+    if (!clientIds.has(candidate)) return candidate;
+  }
+}
+
+function execute(
+  core: ExchangeCore,
+  state: SymbolState,
+  account: Account,
+  cmd: PlaceOrderCommand,
+  sized: SizedOrder,
+  ctx: PostingContext,
+): PlaceOrderResult {
+  const spec = state.spec;
+  const isBuy = cmd.side === 'BUY';
+  const isMarket = cmd.orderType === 'MARKET';
+  const timeInForce: TimeInForce = isMarket ? 'IOC' : cmd.orderType === 'LIMIT_MAKER' ? 'GTC' : cmd.timeInForce;
+  const orderId = core.nextOrderId++;
+  const clientIds = core.clientIdsOf(account.accountId);
+  const clientOrderId = cmd.clientOrderId ?? generateClientOrderId(clientIds, orderId);
+  clientIds.set(clientOrderId, orderId);
+  const order: LiveOrder = {
+    orderId,
+    accountId: account.accountId,
+    symbol: spec.symbol,
+    clientOrderId,
+    side: cmd.side,
+    type: cmd.orderType,
+    timeInForce,
+    priceTicks: sized.priceTicks,
+    origLots: sized.lots,
+    quoteAmountAtoms: sized.quoteAmountAtoms,
+    executedLots: 0,
+    cumQuoteAtoms: 0n,
+    lockedAtoms: sized.lockAtoms,
+    status: 'NEW',
+    time: ctx.ts,
+    updateTime: ctx.ts,
+  };
+  core.ledger.lock(account, sized.lockAsset, sized.lockAtoms);
+
+  const fills: Fill[] = [];
+  let stop: StopReason = 'empty';
+  const fokShort =
+    timeInForce === 'FOK' && state.book.fillableLots(isBuy, sized.priceTicks, account.accountId, sized.lots) < sized.lots;
+  if (!fokShort) {
+    const taker: Taker = {
+      accountId: account.accountId,
+      isBuy,
+      limitTicks: isMarket ? null : sized.priceTicks,
+      remainingLots: sized.lots,
+      quoteBudget: isMarket && isBuy ? sized.quoteAmountAtoms : null,
+      quoteAtomsPerTickLot: spec.quoteAtomsPerTickLot,
+    };
+    stop = state.book.match(taker, fills);
+  }
+  const views: FillView[] = [];
+  for (const fill of fills) views.push(settleFill(core, spec, order, fill, ctx));
+
+  const rests = timeInForce === 'GTC' && !isMarket && stop !== 'self' && order.executedLots < order.origLots;
+  if (rests) {
+    order.status = order.executedLots > 0 ? 'PARTIALLY_FILLED' : 'NEW';
+    state.book.add(orderId, account.accountId, isBuy, sized.priceTicks, order.origLots - order.executedLots);
+    core.liveOrders.set(orderId, order);
+    core.openOrderIdsOf(account.accountId).add(orderId);
+    account.openOrderCount++;
+    account.openOrdersBySymbol.set(spec.symbol, (account.openOrdersBySymbol.get(spec.symbol) ?? 0) + 1);
+  } else {
+    const filled = isMarket && isBuy ? stop === 'complete' && order.executedLots > 0 : order.executedLots === order.origLots;
+    order.status = filled ? 'FILLED' : 'CANCELED';
+    core.ledger.unlock(account, sized.lockAsset, order.lockedAtoms);
+    order.lockedAtoms = 0n;
+  }
+  const row = toOrderRow(order, spec);
+  ctx.rows.orders.push(row);
+  return { order: row, fills: views };
+}
+
+/** Settles one fill: trade rows, balance postings with fees, and the maker's new state. */
+function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill: Fill, ctx: PostingContext): FillView {
+  const ledger = core.ledger;
+  const maker = core.liveOrders.get(fill.maker.orderId);
+  if (maker === undefined) throw new Error(`resting order ${fill.maker.orderId} has no live record`);
+  const quoteAtoms = BigInt(fill.lots) * BigInt(fill.priceTicks) * spec.quoteAtomsPerTickLot;
+  const baseAtoms = BigInt(fill.lots) * spec.baseAtomsPerLot;
+  const takerIsBuyer = taker.side === 'BUY';
+  const buyerOrder = takerIsBuyer ? taker : maker;
+  const sellerOrder = takerIsBuyer ? maker : taker;
+  const buyer = ledger.account(buyerOrder.accountId);
+  const seller = ledger.account(sellerOrder.accountId);
+  const feeAccount = ledger.account(ledger.feeAccountId);
+  const buyerFee = ledger.fee(baseAtoms, takerIsBuyer ? buyer.takerFeeRate : buyer.makerFeeRate);
+  const sellerFee = ledger.fee(quoteAtoms, takerIsBuyer ? seller.makerFeeRate : seller.takerFeeRate);
+
+  ledger.post(ctx, buyer, spec.baseAsset, baseAtoms, 'TRADE');
+  ledger.post(ctx, buyer, spec.quoteAsset, -quoteAtoms, 'TRADE', true);
+  buyerOrder.lockedAtoms -= quoteAtoms;
+  if (takerIsBuyer && taker.type !== 'MARKET' && fill.priceTicks < taker.priceTicks) {
+    // A buy filled below its limit frees the difference at once (§4.8).
+    const improvement = BigInt(fill.lots) * BigInt(taker.priceTicks - fill.priceTicks) * spec.quoteAtomsPerTickLot;
+    ledger.unlock(buyer, spec.quoteAsset, improvement);
+    buyerOrder.lockedAtoms -= improvement;
+  }
+  ledger.post(ctx, buyer, spec.baseAsset, -buyerFee, 'FEE');
+  ledger.post(ctx, feeAccount, spec.baseAsset, buyerFee, 'FEE');
+
+  ledger.post(ctx, seller, spec.baseAsset, -baseAtoms, 'TRADE', true);
+  sellerOrder.lockedAtoms -= baseAtoms;
+  ledger.post(ctx, seller, spec.quoteAsset, quoteAtoms, 'TRADE');
+  ledger.post(ctx, seller, spec.quoteAsset, -sellerFee, 'FEE');
+  ledger.post(ctx, feeAccount, spec.quoteAsset, sellerFee, 'FEE');
+
+  for (const order of [taker, maker]) {
+    order.executedLots += fill.lots;
+    order.cumQuoteAtoms += quoteAtoms;
+    order.updateTime = ctx.ts;
+  }
+  maker.status = fill.makerDone ? 'FILLED' : 'PARTIALLY_FILLED';
+  if (fill.makerDone) {
+    if (maker.lockedAtoms !== 0n) throw new Error(`filled order ${maker.orderId} still locks ${maker.lockedAtoms}`);
+    retire(core, maker);
+  }
+  ctx.rows.orders.push(toOrderRow(maker, spec));
+
+  const tradeId = core.nextTradeId++;
+  const price = formatUnits(BigInt(fill.priceTicks) * spec.tickSizeAtto, 18);
+  const qty = formatUnits(baseAtoms, spec.basePrecision);
+  const quoteQty = formatUnits(quoteAtoms, spec.quotePrecision);
+  const buyerFeeText = formatUnits(buyerFee, spec.basePrecision);
+  const sellerFeeText = formatUnits(sellerFee, spec.quotePrecision);
+  const common = { tradeId, symbol: spec.symbol, price, qty, quoteQty, time: ctx.ts };
+  ctx.rows.trades.push(
+    {
+      ...common,
+      accountId: buyerOrder.accountId,
+      orderId: buyerOrder.orderId,
+      matchOrderId: sellerOrder.orderId,
+      commission: buyerFeeText,
+      commissionAsset: spec.baseAsset,
+      isBuyer: true,
+      isMaker: !takerIsBuyer,
+    },
+    {
+      ...common,
+      accountId: sellerOrder.accountId,
+      orderId: sellerOrder.orderId,
+      matchOrderId: buyerOrder.orderId,
+      commission: sellerFeeText,
+      commissionAsset: spec.quoteAsset,
+      isBuyer: false,
+      isMaker: takerIsBuyer,
+    },
+  );
+  return {
+    price,
+    qty,
+    commission: takerIsBuyer ? buyerFeeText : sellerFeeText,
+    commissionAsset: takerIsBuyer ? spec.baseAsset : spec.quoteAsset,
+    tradeId,
+  };
+}
+
+/** An order leaves the open set (filled or canceled). */
+function retire(core: ExchangeCore, order: LiveOrder): void {
+  core.liveOrders.delete(order.orderId);
+  core.openOrderIdsOf(order.accountId).delete(order.orderId);
+  const account = core.ledger.account(order.accountId);
+  account.openOrderCount--;
+  const left = (account.openOrdersBySymbol.get(order.symbol) ?? 0) - 1;
+  if (left > 0) account.openOrdersBySymbol.set(order.symbol, left);
+  else account.openOrdersBySymbol.delete(order.symbol);
+}
+
+/** Cancels one open order of the account; releases what it locked. */
+function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): OrderRow {
+  const state = core.symbol(order.symbol);
+  if (state.book.cancel(order.orderId) === undefined) throw new Error(`open order ${order.orderId} is not in its book`);
+  const account = core.ledger.account(order.accountId);
+  const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
+  core.ledger.unlock(account, lockAsset, order.lockedAtoms);
+  order.lockedAtoms = 0n;
+  order.status = 'CANCELED';
+  order.updateTime = ctx.ts;
+  retire(core, order);
+  const row = toOrderRow(order, state.spec);
+  ctx.rows.orders.push(row);
+  return row;
+}
+
+/** A14: the open order named by id or client id in the account; -2013 when it is not open. */
+export function cancelOrder(core: ExchangeCore, cmd: CancelOrderCommand, ctx: PostingContext): CancelOrderResult {
+  const orderId = resolveOrderId(core, cmd.accountId, cmd.orderId, cmd.clientOrderId);
+  const order = orderId === undefined ? undefined : core.liveOrders.get(orderId);
+  if (order === undefined || order.accountId !== cmd.accountId) throw new BourseError('ORDER_NOT_FOUND');
+  return { order: cancelLive(core, order, ctx), transactTime: ctx.ts };
+}
+
+/** A15/A16: cancels the account's open orders, optionally of one symbol and side, oldest first. */
+export function cancelOrders(core: ExchangeCore, cmd: CancelOrdersCommand, ctx: PostingContext): OrderRow[] {
+  const canceled: OrderRow[] = [];
+  for (const orderId of [...core.openOrderIdsOf(cmd.accountId)]) {
+    const order = core.liveOrders.get(orderId);
+    if (order === undefined) continue;
+    if (cmd.symbol !== undefined && order.symbol !== cmd.symbol) continue;
+    if (cmd.side !== undefined && order.side !== cmd.side) continue;
+    canceled.push(cancelLive(core, order, ctx));
+  }
+  return canceled;
+}
+
+/**
+ * The order id named by id and/or client id within an account; undefined when they name no order
+ * or two different ones (A13/A14: both sent must name the same order).
+ */
+export function resolveOrderId(
+  core: ExchangeCore,
+  accountId: number,
+  orderId: number | undefined,
+  clientOrderId: string | undefined,
+): number | undefined {
+  if (clientOrderId === undefined) return orderId;
+  const byClient = core.clientOrderIds.get(accountId)?.get(clientOrderId);
+  if (orderId !== undefined && byClient !== orderId) return undefined;
+  return byClient;
+}

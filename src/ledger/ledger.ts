@@ -1,0 +1,168 @@
+import { formatUnits } from '../core/decimal.js';
+import { BourseError } from '../core/errors.js';
+import { FLOW_TYPES, type DerivedRows, type FlowTypeName, type UserType } from '../core/types.js';
+import { FEE_RATE_ONE, type Account, type Balance, type User } from './account.js';
+import type { AssetSpec } from './asset.js';
+
+/** Where the postings of one command write their rows, and when. */
+export interface PostingContext {
+  seq: number;
+  ts: number;
+  rows: DerivedRows;
+  /** Accounts whose balances this command changed (for account update events). */
+  touched: Set<number>;
+}
+
+export interface AssetTotals {
+  deposits: bigint;
+  withdrawals: bigint;
+}
+
+/**
+ * Balances of every account. Every change of free + locked goes through `post`, which writes its
+ * balance-flow row; free↔locked moves write none. Per asset, the sum over all accounts equals
+ * deposits minus withdrawals after every command (checked by `verifyTotals`).
+ */
+export class Ledger {
+  readonly assets = new Map<string, AssetSpec>();
+  readonly users = new Map<number, User>();
+  readonly accounts = new Map<number, Account>();
+  readonly totals = new Map<string, AssetTotals>();
+  nextUserId = 1;
+  nextAccountId = 1;
+  nextFlowId = 1;
+  /** The system account receiving every fee (area A §0). */
+  readonly feeAccountId: number;
+  defaultMakerFeeRate = 100_000n;
+  defaultTakerFeeRate = 100_000n;
+
+  constructor() {
+    const system = this.createUser('', 'system');
+    this.feeAccountId = system.accountIds[0];
+  }
+
+  createUser(email: string, userType: UserType): User {
+    const user: User = { userId: this.nextUserId++, email, userType, accountIds: [] };
+    this.users.set(user.userId, user);
+    this.createAccount(user, '');
+    return user;
+  }
+
+  /** Adds the next account of a user; a sub-account starts with its main account's fee rates. */
+  createAccount(user: User, name: string): Account {
+    const main = user.accountIds.length > 0 ? this.accounts.get(user.accountIds[0]) : undefined;
+    const account: Account = {
+      accountId: this.nextAccountId++,
+      userId: user.userId,
+      accountIndex: user.accountIds.length,
+      name,
+      makerFeeRate: main?.makerFeeRate ?? this.defaultMakerFeeRate,
+      takerFeeRate: main?.takerFeeRate ?? this.defaultTakerFeeRate,
+      balances: new Map(),
+      updateTime: 0,
+      openOrderCount: 0,
+      openOrdersBySymbol: new Map(),
+    };
+    user.accountIds.push(account.accountId);
+    this.accounts.set(account.accountId, account);
+    return account;
+  }
+
+  addAsset(spec: AssetSpec): void {
+    this.assets.set(spec.asset, spec);
+    this.totals.set(spec.asset, { deposits: 0n, withdrawals: 0n });
+  }
+
+  asset(asset: string): AssetSpec {
+    const spec = this.assets.get(asset);
+    if (spec === undefined) throw new Error(`unknown asset ${asset}`);
+    return spec;
+  }
+
+  account(accountId: number): Account {
+    const account = this.accounts.get(accountId);
+    if (account === undefined) throw new Error(`unknown account ${accountId}`);
+    return account;
+  }
+
+  balance(account: Account, asset: string): Balance {
+    let balance = account.balances.get(asset);
+    if (balance === undefined) {
+      balance = { free: 0n, locked: 0n };
+      account.balances.set(asset, balance);
+    }
+    return balance;
+  }
+
+  free(account: Account, asset: string): bigint {
+    return account.balances.get(asset)?.free ?? 0n;
+  }
+
+  /** Moves free → locked; the caller checked the free balance. */
+  lock(account: Account, asset: string, atoms: bigint): void {
+    const balance = this.balance(account, asset);
+    if (atoms < 0n || balance.free < atoms) throw new BourseError('INSUFFICIENT_BALANCE');
+    balance.free -= atoms;
+    balance.locked += atoms;
+  }
+
+  /** Moves locked → free. */
+  unlock(account: Account, asset: string, atoms: bigint): void {
+    if (atoms === 0n) return;
+    const balance = this.balance(account, asset);
+    if (atoms < 0n || balance.locked < atoms) throw new Error(`unlock ${atoms} > locked ${balance.locked} of ${asset}`);
+    balance.locked -= atoms;
+    balance.free += atoms;
+  }
+
+  /**
+   * Changes an account's balance by `delta` atoms (from locked when `fromLocked`, which must cover a
+   * negative delta) and writes the flow row. A zero delta writes nothing.
+   */
+  post(ctx: PostingContext, account: Account, asset: string, delta: bigint, flowType: FlowTypeName, fromLocked = false): void {
+    if (delta === 0n) return;
+    const balance = this.balance(account, asset);
+    if (fromLocked) {
+      if (balance.locked + delta < 0n) throw new Error(`locked ${asset} of account ${account.accountId} would go negative`);
+      balance.locked += delta;
+    } else {
+      if (balance.free + delta < 0n) throw new Error(`free ${asset} of account ${account.accountId} would go negative`);
+      balance.free += delta;
+    }
+    account.updateTime = ctx.ts;
+    ctx.touched.add(account.accountId);
+    const precision = this.asset(asset).precision;
+    ctx.rows.flows.push({
+      flowId: this.nextFlowId++,
+      accountId: account.accountId,
+      asset,
+      flowType: FLOW_TYPES[flowType],
+      change: formatUnits(delta, precision),
+      total: formatUnits(balance.free + balance.locked, precision),
+      created: ctx.ts,
+      seq: ctx.seq,
+    });
+  }
+
+  /** A fee in atoms on `received` atoms: rounded up to the asset's atom, capped at what was received. */
+  fee(received: bigint, rate: bigint): bigint {
+    if (rate === 0n || received === 0n) return 0n;
+    const fee = (received * rate + FEE_RATE_ONE - 1n) / FEE_RATE_ONE;
+    return fee > received ? received : fee;
+  }
+
+  /** Per asset: the sum of all balances and the deposits minus withdrawals it must equal. */
+  verifyTotals(): { asset: string; total: bigint; deposits: bigint; withdrawals: bigint }[] {
+    const sums = new Map<string, bigint>();
+    for (const account of this.accounts.values()) {
+      for (const [asset, balance] of account.balances) {
+        if (balance.free < 0n || balance.locked < 0n) throw new Error(`negative balance ${asset} in ${account.accountId}`);
+        sums.set(asset, (sums.get(asset) ?? 0n) + balance.free + balance.locked);
+      }
+    }
+    return [...this.assets.keys()].sort().map((asset) => {
+      const totals = this.totals.get(asset) ?? { deposits: 0n, withdrawals: 0n };
+      return { asset, total: sums.get(asset) ?? 0n, deposits: totals.deposits, withdrawals: totals.withdrawals };
+    });
+  }
+}
