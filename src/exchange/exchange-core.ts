@@ -8,7 +8,7 @@ import { applyCatalogueCommand } from './catalogue-commands.js';
 import { applyFundsCommand, type Withdrawal } from './funds-commands.js';
 import type { LiveOrder } from './live-order.js';
 import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
-import { DEFAULT_CORE_LIMITS, type CoreLimits } from './trading-config.js';
+import { DEFAULT_CORE_LIMITS, setTradingConfig, type CoreLimits } from './trading-config.js';
 
 export interface SymbolState {
   spec: SymbolSpec;
@@ -85,6 +85,8 @@ export class ExchangeCore {
       case 'settleWithdrawal':
       case 'transfer':
         return applyFundsCommand(this, command, ctx);
+      case 'setTradingConfig':
+        return setTradingConfig(this, command);
       default:
         return applyCatalogueCommand(this, command, ctx);
     }

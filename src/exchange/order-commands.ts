@@ -52,8 +52,9 @@ export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: Post
   const account = core.account(cmd.accountId);
   if (spec.status !== 'TRADING') reject('SYMBOL_NOT_TRADING');
   const sized = sizeOrder(state, cmd);
-  const clientIds = core.clientIdsOf(account.accountId);
-  if (cmd.clientOrderId !== undefined && clientIds.has(cmd.clientOrderId)) reject('DUPLICATE_CLIENT_ORDER_ID');
+  // A lookup, not clientIdsOf: a refused order must not leave even an empty map behind (state hash).
+  const clientIds = core.clientOrderIds.get(account.accountId);
+  if (cmd.clientOrderId !== undefined && clientIds?.has(cmd.clientOrderId) === true) reject('DUPLICATE_CLIENT_ORDER_ID');
   if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= core.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
   if (account.openOrderCount >= core.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
   if (core.ledger.free(account, sized.lockAsset) < sized.lockAtoms) reject('INSUFFICIENT_BALANCE');

@@ -85,7 +85,6 @@ const SPEC_VALUES = [
   'minNotionalAtto',
 ] as const satisfies readonly (keyof SymbolSpec)[];
 
-const byNumber = (a: number, b: number): number => a - b;
 const byKey = <T>(a: [string, T], b: [string, T]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 function imageOf(core: ExchangeCore): CoreImage {

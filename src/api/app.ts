@@ -1,0 +1,60 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { BourseError } from '../core/errors.js';
+import type { Exchange } from '../exchange/exchange.js';
+import { registerAdminRoutes } from './admin/admin-routes.js';
+import { Authenticator } from './auth/authenticate.js';
+import type { RateLimiter } from './auth/rate-limiter.js';
+import type { SecretBox } from './auth/secret-box.js';
+import type { Metrics } from './metrics.js';
+import { areaAEndpoints } from './registry.js';
+import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
+
+/** Area A §1.3: bodies over 64 KiB are 413. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppDeps {
+  exchange: Exchange;
+  limiter: RateLimiter;
+  secretBox: SecretBox;
+  adminToken: string;
+  metrics: Metrics;
+  logger: FastifyBaseLogger;
+  /** False while draining: new requests get -1016. */
+  accepting: () => boolean;
+}
+
+/** The HTTP server: area A routes from the registry, the operator API, health and metrics. */
+export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authenticator } {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    ignoreTrailingSlash: true,
+    caseSensitive: true,
+    return503OnClosing: false,
+  });
+  // Every body stays the raw text it arrived as: signatures are over those bytes (area A §1.6).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  const auth = new Authenticator(deps.exchange, deps.secretBox, deps.limiter);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!deps.accepting() && !request.url.startsWith('/health') && !request.url.startsWith('/metrics')) {
+      return sendJson(reply, 503, {}, new BourseError('SERVICE_UNAVAILABLE').toBody());
+    }
+    return undefined;
+  });
+  app.server.on('connection', (socket) => {
+    deps.metrics.connections.inc();
+    socket.once('close', () => deps.metrics.connections.dec());
+  });
+
+  registerSpotRoutes(app, areaAEndpoints(deps.limiter.config), deps.exchange, auth);
+  registerAdminRoutes(app, { exchange: deps.exchange, auth, secretBox: deps.secretBox, adminToken: deps.adminToken });
+  app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
+  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, new BourseError('UNKNOWN_PATH'), {}, request.log));
+  app.setErrorHandler((error, request, reply) => sendError(reply, error, {}, request.log));
+  return { app, auth };
+}

@@ -1,0 +1,72 @@
+import type { Permission } from '../core/types.js';
+import type { ApiKeyRecord } from '../exchange/exchange-core.js';
+import type { Exchange } from '../exchange/exchange.js';
+import type { Params } from './params.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Security types of area A §2; NONE endpoints ignore keys and signatures. */
+export type SecurityType = 'NONE' | Permission;
+
+/** Which path family an endpoint's path belongs to (area A §1.1). */
+export type PathGroup = 'general' | 'market' | 'private';
+
+/** A parameter as the OpenAPI document describes it; parsing itself is the handler's, via params.ts. */
+export interface ParamDoc {
+  name: string;
+  type: 'STRING' | 'INT' | 'LONG' | 'DECIMAL' | 'ENUM';
+  required?: boolean;
+  description?: string;
+  values?: readonly string[];
+}
+
+export interface RequestContext {
+  params: Params;
+  exchange: Exchange;
+  /** The key that signed the request (keyed endpoints only). */
+  key: ApiKeyRecord | undefined;
+  ip: string;
+  /** Response headers the handler adds (e.g. order counts). */
+  headers: Record<string, string>;
+}
+
+export interface Endpoint {
+  /** The spec's number, e.g. "A11". */
+  id: string;
+  summary: string;
+  method: HttpMethod;
+  group: PathGroup;
+  /** Path below the group's prefixes, e.g. "order" or "quote/v1/depth" style segments: "depth". */
+  path: string;
+  /** Further absolute paths served by this endpoint (area A §1.1 aliases). */
+  extraPaths?: readonly string[];
+  security: SecurityType;
+  /** Request weight, or a function of the parameters (A5, A8). */
+  weight: number | ((params: Params) => number);
+  /** A11: counts toward the ORDERS limits. */
+  countsOrder?: boolean;
+  /** A11, A12: the recvWindow check of §1.7 applies. */
+  checksRecvWindow?: boolean;
+  /** Main-account keys only (-1005 otherwise). */
+  mainKeyOnly?: boolean;
+  params: readonly ParamDoc[];
+  handler: (ctx: RequestContext) => Promise<unknown> | unknown;
+}
+
+/** Every path an endpoint answers on (each also with a trailing `/`, which the router allows). */
+export function endpointPaths(endpoint: Endpoint): string[] {
+  const p = endpoint.path;
+  const paths: string[] = [];
+  switch (endpoint.group) {
+    case 'general':
+      paths.push(`/openapi/v1/${p}`, `/openapi/${p}`);
+      break;
+    case 'market':
+      paths.push(`/openapi/quote/v1/${p}`, `/openapi/v1/${p}`);
+      break;
+    case 'private':
+      paths.push(`/openapi/v1/${p}`, `/openapi/${p}`, `/openapi/account/v1/${p}`);
+      break;
+  }
+  return [...paths, ...(endpoint.extraPaths ?? [])];
+}

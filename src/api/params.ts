@@ -1,0 +1,320 @@
+/**
+ * Request parameters of area A §1.3: the raw query and body become one `Params`, then typed
+ * readers turn a value into what a handler needs or throw the registry error the spec names.
+ */
+import { parseDecimal } from '../core/decimal.js';
+import { BourseError, type ErrorName } from '../core/errors.js';
+
+/** Values by name after the §1.3 rules: empty values are absent, the query wins over the body. */
+export class Params {
+  constructor(private readonly values: ReadonlyMap<string, string>) {}
+
+  get(name: string): string | undefined {
+    return this.values.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+}
+
+export type BodyKind = 'empty' | 'form' | 'json';
+
+/**
+ * How the body is encoded. An empty body carries no parameters whatever its Content-Type says
+ * ("empty bodies are normal", §1.3, and a bodiless DELETE may still name a type), so only a
+ * non-empty body can be 415.
+ */
+export function bodyKind(rawBody: string | undefined, contentType: string | undefined): BodyKind {
+  if (rawBody === undefined || rawBody.length === 0) return 'empty';
+  const media = (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+  if (media === '' || media === 'application/x-www-form-urlencoded') return 'form';
+  if (media === 'application/json') return 'json';
+  throw new BourseError('UNSUPPORTED_MEDIA');
+}
+
+/** Parses the raw query (bytes after `?`) and body into one `Params`. */
+export function parseRawParams(rawQuery: string, rawBody: string | undefined, contentType: string | undefined): Params {
+  const kind = bodyKind(rawBody, contentType);
+  const merged = new Map<string, string>();
+  if (kind === 'form') addAll(merged, parseForm(rawBody ?? ''));
+  if (kind === 'json') addAll(merged, readFlatJsonObject(rawBody ?? ''));
+  // The query is applied last so that its value wins (seed).
+  addAll(merged, parseForm(rawQuery));
+  return new Params(merged);
+}
+
+function addAll(target: Map<string, string>, source: ReadonlyMap<string, string>): void {
+  for (const [name, value] of source) target.set(name, value);
+}
+
+const PERCENT_ESCAPE_BROKEN = /%(?![0-9A-Fa-f]{2})/;
+/** U+FFFD stands for bytes that were not UTF-8; lone surrogates cannot be UTF-8 either. */
+const NOT_UTF8 = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Parses `a=1&b=2` form encoding; one place, so a repeated name is -1101. */
+function parseForm(raw: string): Map<string, string> {
+  const values = new Map<string, string>();
+  if (raw.length === 0) return values;
+  for (const segment of raw.split('&')) {
+    if (segment.length === 0) continue;
+    const equals = segment.indexOf('=');
+    const rawName = equals < 0 ? segment : segment.slice(0, equals);
+    const name = decodeFormComponent(rawName, rawName);
+    const value = equals < 0 ? '' : decodeFormComponent(segment.slice(equals + 1), name);
+    if (name.length === 0 || value.length === 0) continue;
+    if (values.has(name)) throw new BourseError('DUPLICATE_PARAM');
+    values.set(name, value);
+  }
+  return values;
+}
+
+function decodeFormComponent(raw: string, paramName: string): string {
+  if (PERCENT_ESCAPE_BROKEN.test(raw)) throw illegalEncoding(paramName);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw illegalEncoding(paramName);
+  }
+  if (NOT_UTF8.test(decoded)) throw illegalEncoding(paramName);
+  return decoded;
+}
+
+function illegalEncoding(paramName: string): BourseError {
+  return new BourseError('ILLEGAL_CHARS', [paramName, 'percent-encoded UTF-8']);
+}
+
+const JSON_WHITESPACE = /[ \t\n\r]*/y;
+/** Unescaped characters are U+0020 and above except `"` and `\` (RFC 8259 §7). */
+const JSON_STRING = /"(?:[ !#-[\]-\uFFFF]|\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4}))*"/y;
+const JSON_NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const JSON_LITERAL = /true|false|null/y;
+const BODY = 'body';
+
+/**
+ * Reads a JSON body that must be one flat object of strings, numbers and booleans. A number keeps
+ * its literal text (`0.10` stays "0.10", `1e5` stays "1e5" and then fails as a DECIMAL): going
+ * through a JS number would round money. Nested values and null are -1100 for their name.
+ */
+function readFlatJsonObject(source: string): Map<string, string> {
+  const values = new Map<string, string>();
+  let at = skipWhitespace(source, 0);
+  if (source.length === at) return values;
+  if (source[at] !== '{') throw illegalJson(BODY);
+  at = skipWhitespace(source, at + 1);
+  if (source[at] === '}') return finishJson(source, at + 1, values);
+  // Every turn consumes at least one member, so the loop ends within source.length turns.
+  for (let members = 0; members <= source.length; members++) {
+    const key = matchAt(JSON_STRING, source, at);
+    if (key === undefined) throw illegalJson(BODY);
+    const name = decodeJsonString(key, BODY);
+    at = skipWhitespace(source, at + key.length);
+    if (source[at] !== ':') throw illegalJson(name);
+    at = skipWhitespace(source, at + 1);
+    const value = readJsonScalar(source, at, name);
+    at = skipWhitespace(source, at + value.length);
+    const text = value.startsWith('"') ? decodeJsonString(value, name) : value;
+    if (name.length > 0 && text.length > 0) {
+      if (values.has(name)) throw new BourseError('DUPLICATE_PARAM');
+      values.set(name, text);
+    }
+    if (source[at] === '}') return finishJson(source, at + 1, values);
+    if (source[at] !== ',') throw illegalJson(name);
+    at = skipWhitespace(source, at + 1);
+  }
+  throw illegalJson(BODY);
+}
+
+/** The raw text of a string, number or boolean at `at`; anything else is -1100 for `name`. */
+function readJsonScalar(source: string, at: number, name: string): string {
+  const text = matchAt(JSON_STRING, source, at) ?? matchAt(JSON_NUMBER, source, at) ?? matchAt(JSON_LITERAL, source, at);
+  if (text === undefined || text === 'null') throw illegalJson(name);
+  return text;
+}
+
+function finishJson(source: string, at: number, values: Map<string, string>): Map<string, string> {
+  if (skipWhitespace(source, at) !== source.length) throw illegalJson(BODY);
+  return values;
+}
+
+function skipWhitespace(source: string, at: number): number {
+  JSON_WHITESPACE.lastIndex = at;
+  JSON_WHITESPACE.test(source);
+  return JSON_WHITESPACE.lastIndex;
+}
+
+function matchAt(pattern: RegExp, source: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(source)?.[0];
+}
+
+/** The literal was matched by JSON_STRING, so JSON.parse only decodes escapes here. */
+function decodeJsonString(literal: string, name: string): string {
+  const text = JSON.parse(literal) as string;
+  if (NOT_UTF8.test(text)) throw illegalJson(name);
+  return text;
+}
+
+function illegalJson(name: string): BourseError {
+  return new BourseError('ILLEGAL_CHARS', [name, 'one flat JSON object of strings, numbers and booleans']);
+}
+
+/** Wire names whose values are upper-cased before any check (§1.3 "Case"); `interval` is not. */
+export const UPPER_CASED_PARAMS: ReadonlySet<string> = new Set([
+  'side',
+  'type',
+  'timeInForce',
+  'assetType',
+  'symbol',
+  'tokenId',
+  'token',
+  'chainType',
+]);
+
+/** ASCII only: `toUpperCase` would turn `ſ` into `S` and `ı` into `I`, letting lookalikes name a symbol. */
+function asciiUpperCase(text: string): string {
+  return text.replace(/[a-z]+/g, (run) => run.toUpperCase());
+}
+
+/** Formats of §1.3, for `readString` and the callers that check them. */
+export const FORMATS = {
+  symbol: /^[A-Z0-9]{1,20}$/,
+  token: /^[A-Z0-9]{1,20}$/,
+  clientOrderId: /^[A-Za-z0-9._:/-]{1,64}$/,
+  listenKey: /^[A-Za-z0-9]{64}$/,
+  address: /^[\x21-\x7E]{1,128}$/,
+  addressExt: /^[\x21-\x7E]{0,64}$/,
+} as const;
+
+interface Presence {
+  readonly required?: boolean;
+}
+
+/** `T` when the options say `required: true` (a missing value threw), else `T | undefined`. */
+export type ReadResult<T, O> = O extends { required: true } ? T : T | undefined;
+
+function present(params: Params, name: string, required: boolean | undefined): string | undefined {
+  const value = params.get(name);
+  if (value === undefined) {
+    if (required === true) throw new BourseError('MANDATORY_PARAM', [name]);
+    return undefined;
+  }
+  return UPPER_CASED_PARAMS.has(name) ? asciiUpperCase(value) : value;
+}
+
+export interface IntegerOptions extends Presence {
+  /** For the optional ids, times and limits of §1.3 that clients send as `0` to mean "not set". */
+  readonly zeroIsAbsent?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+const INTEGER_PATTERN = /^[0-9]{1,19}$/;
+const INT_MAX = 2_147_483_647n;
+const LONG_MAX = 9_223_372_036_854_775_807n;
+
+/** An INT (32-bit) parameter; -1100 outside the type, -1130 outside `min`..`max`. */
+export function readInt<const O extends IntegerOptions>(params: Params, name: string, options?: O): ReadResult<number, O> {
+  return readInteger(params, name, INT_MAX, options) as ReadResult<number, O>;
+}
+
+/**
+ * A LONG (64-bit) parameter as a number. Beyond 2^63−1 it is malformed (-1100); between 2^53 and
+ * 2^63−1 it is well-formed but not allowed (-1130): no id, time or count of Bourse gets there.
+ */
+export function readLong<const O extends IntegerOptions>(params: Params, name: string, options?: O): ReadResult<number, O> {
+  return readInteger(params, name, LONG_MAX, options) as ReadResult<number, O>;
+}
+
+function readInteger(params: Params, name: string, typeMax: bigint, options: IntegerOptions = {}): number | undefined {
+  const text = present(params, name, options.required);
+  if (text === undefined) return undefined;
+  if (!INTEGER_PATTERN.test(text)) throw new BourseError('ILLEGAL_CHARS', [name, `0-${typeMax}`]);
+  const big = BigInt(text);
+  if (big > typeMax) throw new BourseError('ILLEGAL_CHARS', [name, `0-${typeMax}`]);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new BourseError('INVALID_PARAM_VALUE', [name]);
+  const value = Number(big);
+  if (value === 0 && options.zeroIsAbsent === true) {
+    if (options.required === true) throw new BourseError('MANDATORY_PARAM', [name]);
+    return undefined;
+  }
+  if (options.min !== undefined && value < options.min) throw new BourseError('INVALID_PARAM_VALUE', [name]);
+  if (options.max !== undefined && value > options.max) throw new BourseError('INVALID_PARAM_VALUE', [name]);
+  return value;
+}
+
+/** A DECIMAL value: exact atto units plus the text as sent (for echoing and for decimals checks). */
+export interface DecimalParam {
+  readonly atto: bigint;
+  readonly text: string;
+}
+
+const DECIMAL_RANGE = '^[0-9]{1,20}(\\.[0-9]{1,18})?$';
+
+/** A DECIMAL parameter (§1.3): no sign, exponent or separators, at most 18 decimals. */
+export function readDecimal<const O extends Presence>(params: Params, name: string, options?: O): ReadResult<DecimalParam, O> {
+  const text = present(params, name, options?.required);
+  if (text === undefined) return undefined as ReadResult<DecimalParam, O>;
+  const atto = parseDecimal(text);
+  if (atto === null) throw new BourseError('ILLEGAL_CHARS', [name, DECIMAL_RANGE]);
+  return { atto, text };
+}
+
+export interface EnumOptions extends Presence {
+  /** The code named for this parameter (§1.3 "Errors"); default -1130. */
+  readonly errorName?: ErrorName;
+}
+
+/** One of `values`, after upper-casing for the names of §1.3 "Case". */
+export function readEnum<T extends string, const O extends EnumOptions>(
+  params: Params,
+  name: string,
+  values: readonly T[],
+  options?: O,
+): ReadResult<T, O> {
+  const text = present(params, name, options?.required);
+  if (text === undefined) return undefined as ReadResult<T, O>;
+  const found = values.find((value) => value === text);
+  if (found === undefined) throw new BourseError(options?.errorName ?? 'INVALID_PARAM_VALUE', [name]);
+  return found as ReadResult<T, O>;
+}
+
+export interface StringOptions extends Presence {
+  readonly pattern: RegExp;
+}
+
+/** A STRING parameter that must match `pattern` (anchored by the caller), else -1100. */
+export function readString<const O extends StringOptions>(params: Params, name: string, options: O): ReadResult<string, O> {
+  const text = present(params, name, options.required);
+  if (text !== undefined && !options.pattern.test(text)) {
+    throw new BourseError('ILLEGAL_CHARS', [name, options.pattern.source]);
+  }
+  return text as ReadResult<string, O>;
+}
+
+/**
+ * The upper-cased symbol text, unchecked: a symbol that is not listed is -1121 whether it is
+ * well-formed or not (§1.3), so the caller's catalogue lookup is the only check.
+ */
+export function readSymbol<const O extends Presence>(params: Params, name: string, options?: O): ReadResult<string, O> {
+  return present(params, name, options?.required) as ReadResult<string, O>;
+}
+
+/** A client order id: 1–64 `[A-Za-z0-9._:/-]`, case-sensitive. */
+export function readClientOrderId<const O extends Presence>(params: Params, name: string, options?: O): ReadResult<string, O> {
+  return readString(params, name, { pattern: FORMATS.clientOrderId, required: options?.required }) as ReadResult<string, O>;
+}
+
+export interface LimitOptions {
+  readonly default: number;
+  readonly max: number;
+  readonly name?: string;
+}
+
+/** A `limit`: absent or 0 gives the default, over the maximum is clamped (§3.0). */
+export function readLimit(params: Params, options: LimitOptions): number {
+  const value = readInt(params, options.name ?? 'limit', { zeroIsAbsent: true });
+  if (value === undefined) return options.default;
+  return Math.min(value, options.max);
+}

@@ -1,0 +1,13 @@
+import type { RateLimitConfig } from './auth/rate-limiter.js';
+import type { Endpoint } from './endpoint.js';
+import { accountEndpoints } from './spot/account.js';
+import { generalEndpoints } from './spot/general.js';
+import { orderEndpoints } from './spot/orders.js';
+
+/**
+ * The declarative table of area A endpoints (spec/area-a.md §3.0). Routing, parameter parsing,
+ * signature checks, weights and the OpenAPI document are all derived from these entries.
+ */
+export function areaAEndpoints(limits: RateLimitConfig): Endpoint[] {
+  return [...generalEndpoints(limits), ...orderEndpoints(), ...accountEndpoints()];
+}

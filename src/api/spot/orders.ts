@@ -1,0 +1,289 @@
+import { BourseError, reject } from '../../core/errors.js';
+import type { OrderRow, OrderType, PlaceOrderCommand, Side, TimeInForce } from '../../core/types.js';
+import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { CancelOrderResult, PlaceOrderResult } from '../../exchange/order-commands.js';
+import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
+import {
+  readClientOrderId,
+  readDecimal,
+  readEnum,
+  readLimit,
+  readLong,
+  readString,
+  readSymbol,
+  type Params,
+} from '../params.js';
+import { newOrderReply, orderRecord } from './views.js';
+
+const SIDES: readonly Side[] = ['BUY', 'SELL'];
+const ORDER_TYPES: readonly OrderType[] = ['LIMIT', 'MARKET', 'LIMIT_MAKER'];
+const UNAVAILABLE_TYPES = ['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT', 'MARKET_OF_PAYOUT'];
+const TIME_IN_FORCE: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK'];
+const MAX_RECV_WINDOW_MS = 60_000;
+
+/** A listed symbol, or -1121 (seed: an unknown symbol, well-formed or not). */
+export function symbolParam(ctx: RequestContext, name = 'symbol', required = false): SymbolState | undefined {
+  const text = readSymbol(ctx.params, name, { required });
+  if (text === undefined) return undefined;
+  const state = ctx.exchange.core.symbols.get(text);
+  if (state === undefined) throw new BourseError('INVALID_SYMBOL');
+  return state;
+}
+
+function accountIdOf(ctx: RequestContext): number {
+  if (ctx.key === undefined) throw new Error('keyed endpoint without a key');
+  return ctx.key.accountId;
+}
+
+/** §1.7: recvWindow 1–60000 (else -1130); the request must be inside it now. */
+function checkRecvWindow(ctx: RequestContext): { timestamp: number; recvWindow: number | undefined } {
+  const recvWindow = readLong(ctx.params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
+  const timestamp = readLong(ctx.params, 'timestamp', { required: true });
+  const now = ctx.exchange.clock();
+  if (timestamp > now + 1000 || now - timestamp > (recvWindow ?? 5000)) throw new BourseError('TIMESTAMP_OUTSIDE_RECV_WINDOW');
+  return { timestamp, recvWindow };
+}
+
+/** A11/A12 parameters in the order of area A §4.2 steps 1–4; the core does steps 5–12. */
+function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
+  const { timestamp, recvWindow } = checkRecvWindow(ctx);
+  const params = ctx.params;
+  const state = symbolParam(ctx, 'symbol', true) as SymbolState;
+  const side = readEnum(params, 'side', SIDES, { required: true, errorName: 'INVALID_SIDE' });
+  const typeText = readString(params, 'type', { pattern: /^.*$/s, required: true }).toUpperCase();
+  if (UNAVAILABLE_TYPES.includes(typeText)) throw new BourseError('ORDER_TYPE_UNAVAILABLE');
+  const type = ORDER_TYPES.find((t) => t === typeText) ?? reject('INVALID_ORDER_TYPE');
+  const timeInForce = readEnum(params, 'timeInForce', TIME_IN_FORCE, { errorName: 'INVALID_TIF' }) ?? 'GTC';
+  readEnum(params, 'assetType', ['CASH']);
+  const clientOrderId = readClientOrderId(params, 'newClientOrderId');
+  for (const name of ['stopPrice', 'icebergQty']) {
+    const value = readDecimal(params, name);
+    if (value !== undefined && value.atto > 0n) throw new BourseError('PARAM_NOT_REQUIRED', [name]);
+  }
+  const isMarketBuy = type === 'MARKET' && side === 'BUY';
+  const quoteOrderQty = readDecimal(params, 'quoteOrderQty');
+  if (quoteOrderQty !== undefined && !isMarketBuy) throw new BourseError('PARAM_NOT_REQUIRED', ['quoteOrderQty']);
+  const quantity = readDecimal(params, 'quantity');
+  const price = type === 'MARKET' ? undefined : readDecimal(params, 'price', { required: true });
+  let amount: string;
+  if (isMarketBuy) {
+    if (quantity !== undefined && quoteOrderQty !== undefined) throw new BourseError('INVALID_COMBINATION');
+    const given = quantity ?? quoteOrderQty;
+    if (given === undefined) throw new BourseError('MANDATORY_PARAM', ['quantity']);
+    amount = given.text;
+  } else {
+    if (quantity === undefined) throw new BourseError('MANDATORY_PARAM', ['quantity']);
+    amount = quantity.text;
+  }
+  const command: PlaceOrderCommand = {
+    type: 'placeOrder',
+    accountId: accountIdOf(ctx),
+    symbol: state.spec.symbol,
+    side,
+    orderType: type,
+    timeInForce,
+    quantity: amount,
+    timestamp,
+  };
+  if (price !== undefined) command.price = price.text;
+  if (clientOrderId !== undefined) command.clientOrderId = clientOrderId;
+  if (recvWindow !== undefined) command.recvWindow = recvWindow;
+  if (test) command.test = true;
+  return command;
+}
+
+/** The order named by id and/or client id (A13, A14): -1102 when neither, -2013 when none or two. */
+function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
+  const params = ctx.params;
+  const orderId = readLong(params, 'orderId', { zeroIsAbsent: true });
+  let clientOrderId: string | undefined;
+  for (const name of idNames) clientOrderId ??= readClientOrderId(params, name);
+  if (orderId === undefined && clientOrderId === undefined) throw new BourseError('ONE_OF_PARAMS', ['orderId', idNames[0]]);
+  const history = ctx.exchange.history;
+  const accountId = accountIdOf(ctx);
+  const byId = orderId === undefined ? undefined : history.getOrder(accountId, orderId);
+  const byClient = clientOrderId === undefined ? undefined : history.getOrderByClientId(accountId, clientOrderId);
+  const found = orderId !== undefined ? byId : byClient;
+  if (found === undefined || (orderId !== undefined && clientOrderId !== undefined && byClient?.orderId !== found.orderId)) {
+    throw new BourseError('ORDER_NOT_FOUND');
+  }
+  return found;
+}
+
+function record(ctx: RequestContext, row: OrderRow): Record<string, unknown> {
+  return orderRecord(row, ctx.exchange.core.symbols.get(row.symbol)?.spec);
+}
+
+function timeRange(params: Params): { startTime?: number; endTime?: number } {
+  const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
+  const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+  return { startTime, endTime };
+}
+
+const ORDER_PARAMS: readonly ParamDoc[] = [
+  { name: 'symbol', type: 'STRING', required: true },
+  { name: 'side', type: 'ENUM', required: true, values: SIDES },
+  { name: 'type', type: 'ENUM', required: true, values: ORDER_TYPES },
+  { name: 'timeInForce', type: 'ENUM', values: TIME_IN_FORCE, description: 'default GTC' },
+  { name: 'quantity', type: 'DECIMAL', description: 'base quantity; for MARKET BUY the quote amount' },
+  { name: 'quoteOrderQty', type: 'DECIMAL', description: 'MARKET BUY quote amount (instead of quantity)' },
+  { name: 'price', type: 'DECIMAL' },
+  { name: 'newClientOrderId', type: 'STRING' },
+  { name: 'assetType', type: 'STRING', description: 'CASH only' },
+];
+const ORDER_ID_PARAMS: readonly ParamDoc[] = [
+  { name: 'orderId', type: 'LONG' },
+  { name: 'origClientOrderId', type: 'STRING', description: 'alias clientOrderId' },
+];
+const LIST_PARAMS: readonly ParamDoc[] = [
+  { name: 'symbol', type: 'STRING' },
+  { name: 'side', type: 'ENUM', values: SIDES },
+  { name: 'orderId', type: 'LONG', description: 'only orders with smaller ids' },
+  { name: 'limit', type: 'INT', description: 'default 500, max 1000' },
+];
+
+function listOrders(ctx: RequestContext, final: boolean): Record<string, unknown>[] {
+  const params = ctx.params;
+  const state = symbolParam(ctx);
+  const side = readEnum(params, 'side', SIDES, { errorName: 'INVALID_SIDE' });
+  const beforeOrderId = readLong(params, 'orderId', { zeroIsAbsent: true });
+  const range = final ? timeRange(params) : {};
+  const limit = readLimit(params, { default: 500, max: 1000 });
+  const rows = ctx.exchange.history.listOrders({
+    accountId: accountIdOf(ctx),
+    symbol: state?.spec.symbol,
+    side,
+    final,
+    beforeOrderId,
+    ...range,
+    limit,
+  });
+  return rows.map((row) => record(ctx, row));
+}
+
+export function orderEndpoints(): Endpoint[] {
+  return [
+    {
+      id: 'A11',
+      summary: 'New order',
+      method: 'POST',
+      group: 'private',
+      path: 'order',
+      security: 'TRADE',
+      weight: 1,
+      countsOrder: true,
+      checksRecvWindow: true,
+      params: ORDER_PARAMS,
+      handler: async (ctx) => {
+        const command = orderCommand(ctx, false);
+        const result = await ctx.exchange.submit<PlaceOrderResult>(command);
+        const spec = ctx.exchange.core.symbol(command.symbol).spec;
+        return newOrderReply(result.order, spec, result.fills);
+      },
+    },
+    {
+      id: 'A12',
+      summary: 'Test new order',
+      method: 'POST',
+      group: 'private',
+      path: 'order/test',
+      security: 'TRADE',
+      weight: 1,
+      checksRecvWindow: true,
+      params: ORDER_PARAMS,
+      handler: (ctx) => {
+        ctx.exchange.core.check(orderCommand(ctx, true), ctx.exchange.clock());
+        return {};
+      },
+    },
+    {
+      id: 'A13',
+      summary: 'Query order',
+      method: 'GET',
+      group: 'private',
+      path: 'order',
+      security: 'USER_DATA',
+      weight: 1,
+      params: ORDER_ID_PARAMS,
+      handler: (ctx) => record(ctx, findOrder(ctx, ['origClientOrderId', 'clientOrderId'])),
+    },
+    {
+      id: 'A14',
+      summary: 'Cancel order',
+      method: 'DELETE',
+      group: 'private',
+      path: 'order',
+      security: 'TRADE',
+      weight: 1,
+      params: [ORDER_ID_PARAMS[0], { name: 'clientOrderId', type: 'STRING', description: 'alias origClientOrderId' }],
+      handler: async (ctx) => {
+        const row = findOrder(ctx, ['clientOrderId', 'origClientOrderId']);
+        const accountId = accountIdOf(ctx);
+        try {
+          const result = await ctx.exchange.submit<CancelOrderResult>({ type: 'cancelOrder', accountId, orderId: row.orderId });
+          return { ...record(ctx, result.order), transactTime: String(result.transactTime) };
+        } catch (error) {
+          // Not open any more (perhaps filled while this request queued): say why, from its record.
+          const status = ctx.exchange.history.getOrder(accountId, row.orderId)?.status;
+          if (status === 'FILLED') throw new BourseError('ORDER_FILLED');
+          if (status === 'CANCELED') throw new BourseError('ORDER_CANCELED');
+          throw error;
+        }
+      },
+    },
+    {
+      id: 'A15',
+      summary: 'Batch cancel open orders',
+      method: 'DELETE',
+      group: 'private',
+      path: 'order/batchCancel',
+      security: 'TRADE',
+      weight: 5,
+      params: [LIST_PARAMS[0], LIST_PARAMS[1]],
+      handler: async (ctx) => {
+        const state = symbolParam(ctx);
+        const side = readEnum(ctx.params, 'side', SIDES, { errorName: 'INVALID_SIDE' });
+        await ctx.exchange.submit({ type: 'cancelOrders', accountId: accountIdOf(ctx), symbol: state?.spec.symbol, side });
+        return { success: true };
+      },
+    },
+    {
+      id: 'A16',
+      summary: 'Cancel all open orders of a symbol',
+      method: 'DELETE',
+      group: 'private',
+      path: 'openOrders',
+      security: 'TRADE',
+      weight: 5,
+      params: [{ name: 'symbol', type: 'STRING', required: true }],
+      handler: async (ctx) => {
+        const state = symbolParam(ctx, 'symbol', true) as SymbolState;
+        const rows = await ctx.exchange.submit<OrderRow[]>({ type: 'cancelOrders', accountId: accountIdOf(ctx), symbol: state.spec.symbol });
+        return rows.map((row) => record(ctx, row));
+      },
+    },
+    {
+      id: 'A17',
+      summary: 'Current open orders',
+      method: 'GET',
+      group: 'private',
+      path: 'openOrders',
+      security: 'USER_DATA',
+      weight: 1,
+      params: LIST_PARAMS,
+      handler: (ctx) => listOrders(ctx, false),
+    },
+    {
+      id: 'A18',
+      summary: 'History orders (canceled, filled or rejected)',
+      method: 'GET',
+      group: 'private',
+      path: 'historyOrders',
+      security: 'USER_DATA',
+      weight: 5,
+      params: [...LIST_PARAMS, { name: 'startTime', type: 'LONG' }, { name: 'endTime', type: 'LONG' }],
+      handler: (ctx) => listOrders(ctx, true),
+    },
+  ];
+}

@@ -1,0 +1,63 @@
+import { fractionDigits, formatUnits, parseDecimal, quotientUnits } from '../../core/decimal.js';
+import type { OrderRow } from '../../core/types.js';
+import type { SymbolSpec } from '../../engine/symbol-spec.js';
+import type { FillView } from '../../exchange/order-commands.js';
+
+/** The platform's spot engine id, also a stream symbol prefix (area A §3.1). */
+export const EXCHANGE_ID = '301';
+
+/** Canonical decimal text of an atto value. */
+export function attoText(atto: bigint): string {
+  return formatUnits(atto, 18);
+}
+
+/** `cummulativeQuoteQty / executedQty`, truncated to the symbol's quote precision (its tick decimals). */
+export function averagePrice(row: OrderRow, spec: SymbolSpec | undefined): string {
+  const quote = parseDecimal(row.cummulativeQuoteQty) ?? 0n;
+  const base = parseDecimal(row.executedQty) ?? 0n;
+  if (base === 0n) return '0';
+  const scale = spec === undefined ? 18 : fractionDigits(spec.tickSizeAtto);
+  return formatUnits(quotientUnits(quote, base, scale), scale);
+}
+
+/** The order record of area A §3.3. */
+export function orderRecord(row: OrderRow, spec: SymbolSpec | undefined): Record<string, unknown> {
+  const isWorking = row.status === 'NEW' || row.status === 'PARTIALLY_FILLED';
+  return {
+    accountId: String(row.accountId),
+    exchangeId: EXCHANGE_ID,
+    symbol: row.symbol,
+    symbolName: row.symbol,
+    orderId: String(row.orderId),
+    clientOrderId: row.clientOrderId,
+    price: row.price,
+    origQty: row.origQty,
+    executedQty: row.executedQty,
+    cummulativeQuoteQty: row.cummulativeQuoteQty,
+    avgPrice: averagePrice(row, spec),
+    status: row.status,
+    timeInForce: row.timeInForce,
+    type: row.type,
+    side: row.side,
+    stopPrice: '0',
+    icebergQty: '0',
+    time: String(row.time),
+    updateTime: String(row.updateTime),
+    isWorking,
+  };
+}
+
+/** A11's reply: the record after the engine step, `transactTime` and the taker's fills. */
+export function newOrderReply(row: OrderRow, spec: SymbolSpec, fills: readonly FillView[]): Record<string, unknown> {
+  return {
+    ...orderRecord(row, spec),
+    transactTime: String(row.time),
+    fills: fills.map((f) => ({
+      price: f.price,
+      qty: f.qty,
+      commission: f.commission,
+      commissionAsset: f.commissionAsset,
+      tradeId: String(f.tradeId),
+    })),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Readable output for people; `--json` prints the server's own text instead. The readable form is
+ * derived from the answer's shape (key-value lines for an object, a table for a list of objects),
+ * so a field the server adds shows up without a change here.
+ */
+
+type JsonRecord = Readonly<Record<string, unknown>>;
+
+const COLUMN_GAP = '  ';
+
+/** The server's JSON text on one line: only the whitespace around line breaks goes, which JSON never has inside a string. */
+export function formatJsonLine(raw: string): string {
+  return `${raw.trim().replace(/\s*[\r\n]+\s*/g, '')}\n`;
+}
+
+export function formatReadable(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? '(none)\n' : joinLines(formatList(value));
+  if (isRecord(value)) return Object.keys(value).length === 0 ? 'ok\n' : joinLines(formatRecord(value));
+  return `${cell(value)}\n`;
+}
+
+/** Rows aligned under a header; columns in the order their keys first appear. */
+export function formatTable(rows: readonly JsonRecord[]): string[] {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return alignRows([columns, ...rows.map((row) => columns.map((column) => cell(row[column])))]);
+}
+
+/** `key  value` lines with the values aligned. */
+export function formatKeyValues(entries: readonly (readonly [string, string])[]): string[] {
+  return alignRows(entries.map(([key, value]) => [key, value]));
+}
+
+/** `verify`: "ledger ok", or the entries that do not balance. */
+export function formatVerify(answer: unknown): string {
+  if (isLedgerOk(answer)) return 'ledger ok\n';
+  const details = isRecord(answer) && Array.isArray(answer.details) ? answer.details.filter(isRecord) : [];
+  // Asset entries carry `mismatch` only when they fail; account entries are listed only when they fail.
+  const failing = details.filter((entry) => 'mismatch' in entry || 'accountId' in entry);
+  const shown = failing.length > 0 ? failing : details;
+  return joinLines(['ledger NOT ok', ...(shown.length > 0 ? formatTable(shown) : [])]);
+}
+
+export function isLedgerOk(answer: unknown): boolean {
+  return isRecord(answer) && answer.ok === true;
+}
+
+function formatList(items: readonly unknown[]): string[] {
+  return items.every(isRecord) ? formatTable(items) : items.map(cell);
+}
+
+/** Scalars (nested objects flattened to `a.b`) as key-value lines, then each list of objects as a table. */
+function formatRecord(record: JsonRecord): string[] {
+  const entries: [string, string][] = [];
+  const tables: string[] = [];
+  const visit = (value: JsonRecord, prefix: string): void => {
+    for (const [key, field] of Object.entries(value)) {
+      const name = prefix + key;
+      if (isRecord(field) && Object.keys(field).length > 0) visit(field, `${name}.`);
+      else if (Array.isArray(field) && field.length > 0 && field.every(isRecord)) {
+        tables.push('', `${name}:`, ...formatTable(field));
+      } else entries.push([name, cell(field)]);
+    }
+  };
+  visit(record, '');
+  const lines = [...formatKeyValues(entries), ...tables];
+  return entries.length === 0 ? lines.slice(1) : lines;
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value) && value.every((item) => !isRecord(item) && !Array.isArray(item))) {
+    return value.map(cell).join(',');
+  }
+  return JSON.stringify(value);
+}
+
+function alignRows(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((text, index) => (widths[index] = Math.max(widths[index] ?? 0, text.length)));
+  return rows.map((row) =>
+    row
+      .map((text, index) => (index === row.length - 1 ? text : text.padEnd(widths[index])))
+      .join(COLUMN_GAP)
+      .trimEnd(),
+  );
+}
+
+function joinLines(lines: readonly string[]): string {
+  return `${lines.join('\n')}\n`;
+}
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,41 @@
+import { CommanderError } from 'commander';
+import { adminBaseUrl, createAdminClient, readAdminToken, type AdminClient } from './client.js';
+import { buildProgram, type CliIo } from './commands.js';
+import { CliError } from './errors.js';
+
+export type { CliIo } from './commands.js';
+
+export interface CliDeps {
+  startServer(): Promise<unknown>;
+}
+
+const serverDeps: CliDeps = {
+  // Imported on demand: client commands should not load the whole server.
+  startServer: async () => (await import('../main.js')).startServer(),
+};
+
+/** Runs one `bourse` invocation; resolves to the process exit code (0 ok, 1 refused or misused, 2 no server). */
+export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps = serverDeps): Promise<number> {
+  let exitCode = 0;
+  let client: AdminClient | undefined;
+  const program = buildProgram({
+    io,
+    client: async () => (client ??= createAdminClient({ baseUrl: adminBaseUrl(io.env), token: await readAdminToken(io.env) })),
+    startServer: () => deps.startServer(),
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    // Commander has already printed its own message (usage error, help).
+    if (err instanceof CommanderError) return err.exitCode;
+    if (err instanceof CliError) {
+      io.stderr.write(`${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+  return exitCode;
+}

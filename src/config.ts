@@ -1,0 +1,47 @@
+import path from 'node:path';
+
+/** Environment of spec/operator.md, validated once at start-up. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  db: string;
+  adminToken: string | undefined;
+  demo: boolean;
+  logLevel: string;
+  synchronous: 'NORMAL' | 'FULL';
+  /** Snapshot after this many commands since the last one. */
+  snapshotEveryCommands: number;
+}
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? '8080');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0..65535, got ${env.PORT}`);
+  const demo = env.BOURSE_DEMO ?? '1';
+  if (demo !== '0' && demo !== '1') throw new ConfigError(`BOURSE_DEMO must be 0 or 1, got ${demo}`);
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
+  const synchronous = (env.BOURSE_SYNCHRONOUS ?? 'NORMAL').toUpperCase();
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new ConfigError('BOURSE_SYNCHRONOUS must be NORMAL or FULL');
+  const db = env.BOURSE_DB ?? 'sqlite';
+  if (db !== 'sqlite' && !db.startsWith('sqlite:')) {
+    throw new ConfigError(`BOURSE_DB=${db} is not supported by this build: use sqlite (the default)`);
+  }
+  const snapshotEveryCommands = Number(env.BOURSE_SNAPSHOT_EVERY ?? '100000');
+  if (!Number.isInteger(snapshotEveryCommands) || snapshotEveryCommands < 1) throw new ConfigError('BOURSE_SNAPSHOT_EVERY must be a positive integer');
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: path.resolve(env.BOURSE_DATA ?? './data'),
+    db,
+    adminToken: env.BOURSE_ADMIN_TOKEN || undefined,
+    demo: demo === '1',
+    logLevel,
+    synchronous,
+    snapshotEveryCommands,
+  };
+}

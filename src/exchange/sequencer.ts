@@ -1,0 +1,256 @@
+/**
+ * The one writer's front door. Commands submitted during one event-loop turn form a batch: each is
+ * stamped (seq, ts), applied in submission order by the state machine, and the accepted ones are
+ * committed with their derived rows in one transaction; only then are submitters answered, so an
+ * answer always describes durable state.
+ */
+
+import { BourseError } from '../core/errors.js';
+import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand } from '../core/types.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * The state machine as the sequencer sees it. `apply` appends the rows it derives to `rows` and
+ * returns the submitter's result; it throws a BourseError to reject, leaving its state unchanged.
+ */
+export interface Applier {
+  apply(stamped: StampedCommand, rows: DerivedRows): unknown;
+}
+
+export interface CommitInfo {
+  /** Accepted commands in the batch. */
+  size: number;
+  commitMs: number;
+  commands: StampedCommand[];
+  rows: DerivedRows;
+  /** What `apply` returned, one per accepted command. */
+  results: unknown[];
+}
+
+export interface SequencerOptions {
+  store: Store;
+  applier: Applier;
+  /** Milliseconds since the epoch; may step backwards, the stamps never do. */
+  clock: () => number;
+  /** Most commands in one batch (default 4096); the rest wait for the next turn. */
+  maxBatch?: number;
+  /** When > 0, wait up to this long for a batch to fill before applying it (default 0: next turn). */
+  maxBatchDelayMs?: number;
+  onCommit?: (info: CommitInfo) => void;
+  /** Memory may be ahead of disk: the owner must stop and recover from the journal. */
+  onFatal?: (error: unknown) => void;
+}
+
+interface Submission {
+  command: Command;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+interface FlushWaiter {
+  /** Resolved once this many submissions are settled. */
+  submitted: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { accepted: true; result: unknown } | { accepted: false; error: BourseError };
+
+export const DEFAULT_MAX_BATCH = 4096;
+
+/** Without an owner to tell, a fatal error must still stop the process rather than vanish. */
+function crash(error: unknown): void {
+  setImmediate(() => {
+    throw error;
+  });
+}
+
+export class Sequencer {
+  private readonly store: Store;
+  private readonly applier: Applier;
+  private readonly clock: () => number;
+  private readonly maxBatch: number;
+  private readonly maxBatchDelayMs: number;
+  private readonly onCommit: ((info: CommitInfo) => void) | undefined;
+  private readonly onFatal: (error: unknown) => void;
+
+  private queue: Submission[] = [];
+  private immediate: NodeJS.Immediate | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private flushWaiters: FlushWaiter[] = [];
+  private submittedCount = 0;
+  private settledCount = 0;
+  private committedSeq: number;
+  private committedTs: number;
+  private closed = false;
+  private failed = false;
+
+  constructor(options: SequencerOptions) {
+    const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+    const maxBatchDelayMs = options.maxBatchDelayMs ?? 0;
+    if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be ≥ 1: ${maxBatch}`);
+    if (!Number.isFinite(maxBatchDelayMs) || maxBatchDelayMs < 0) {
+      throw new RangeError(`maxBatchDelayMs must be ≥ 0: ${maxBatchDelayMs}`);
+    }
+    this.store = options.store;
+    this.applier = options.applier;
+    this.clock = options.clock;
+    this.maxBatch = maxBatch;
+    this.maxBatchDelayMs = maxBatchDelayMs;
+    this.onCommit = options.onCommit;
+    this.onFatal = options.onFatal ?? crash;
+    this.committedSeq = this.store.lastSeq();
+    this.committedTs = this.store.lastTs();
+  }
+
+  /** Sequence number of the last committed command (the state's position in the journal). */
+  get lastSeq(): number {
+    return this.committedSeq;
+  }
+
+  /** Resolves with `apply`'s result once the command is committed; rejects with a BourseError. */
+  submit(command: Command): Promise<unknown> {
+    if (this.closed || this.failed) return Promise.reject(new BourseError('SERVICE_UNAVAILABLE'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ command, resolve, reject });
+      this.submittedCount++;
+      this.schedule();
+    });
+  }
+
+  /** Resolves when every command submitted so far is settled; rejects if the sequencer failed. */
+  flush(): Promise<void> {
+    if (this.failed) return Promise.reject(new BourseError('INTERNAL'));
+    if (this.settledCount === this.submittedCount) return Promise.resolve();
+    // Someone is waiting: a batch held back to fill up goes now.
+    if (this.timer !== undefined) this.runNextTurn();
+    return new Promise((resolve, reject) => {
+      this.flushWaiters.push({ submitted: this.submittedCount, resolve, reject });
+    });
+  }
+
+  /** Refuses new commands (SERVICE_UNAVAILABLE) and resolves once the pending ones are settled. */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.flush();
+  }
+
+  private schedule(): void {
+    if (this.immediate !== undefined) return;
+    if (this.maxBatchDelayMs === 0 || this.queue.length >= this.maxBatch) {
+      this.runNextTurn();
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.runBatch(), this.maxBatchDelayMs);
+    }
+  }
+
+  private runNextTurn(): void {
+    this.cancelSchedule();
+    this.immediate = setImmediate(() => this.runBatch());
+  }
+
+  private cancelSchedule(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+  }
+
+  private runBatch(): void {
+    this.cancelSchedule();
+    let batch: Submission[];
+    if (this.queue.length <= this.maxBatch) {
+      batch = this.queue;
+      this.queue = [];
+    } else {
+      batch = this.queue.splice(0, this.maxBatch);
+      this.runNextTurn();
+    }
+
+    const rows = emptyDerivedRows();
+    const commands: StampedCommand[] = [];
+    const results: unknown[] = [];
+    const outcomes: Outcome[] = [];
+    let seq = this.committedSeq;
+    let ts = this.committedTs;
+    for (const submission of batch) {
+      const marks = [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length];
+      try {
+        ts = Math.max(ts, this.clock());
+        const stamped: StampedCommand = { seq: seq + 1, ts, command: submission.command };
+        const result = this.applier.apply(stamped, rows);
+        seq = stamped.seq;
+        commands.push(stamped);
+        results.push(result);
+        outcomes.push({ accepted: true, result });
+      } catch (error) {
+        if (!(error instanceof BourseError)) {
+          this.fail(error, batch);
+          return;
+        }
+        // A rejected command leaves no trace, whatever the applier wrote before it threw.
+        rows.orders.length = marks[0];
+        rows.trades.length = marks[1];
+        rows.flows.length = marks[2];
+        rows.deposits.length = marks[3];
+        rows.withdrawals.length = marks[4];
+        outcomes.push({ accepted: false, error });
+      }
+    }
+
+    let commitMs = 0;
+    if (commands.length > 0) {
+      const started = process.hrtime.bigint();
+      try {
+        this.store.appendBatch(commands, rows);
+      } catch (error) {
+        this.fail(error, batch);
+        return;
+      }
+      commitMs = Number(process.hrtime.bigint() - started) / 1e6;
+      this.committedSeq = seq;
+      this.committedTs = ts;
+    }
+
+    // Rejections wait for the commit too: they were decided on state that includes this batch.
+    for (let i = 0; i < batch.length; i++) {
+      const outcome = outcomes[i];
+      if (outcome.accepted) batch[i].resolve(outcome.result);
+      else batch[i].reject(outcome.error);
+    }
+    this.settledCount += batch.length;
+    this.releaseFlushWaiters();
+
+    if (commands.length > 0 && this.onCommit !== undefined) {
+      try {
+        this.onCommit({ size: commands.length, commitMs, commands, rows, results });
+      } catch (error) {
+        // The batch is durable, but what follows a commit (streams, read models) is now behind.
+        this.fail(error, []);
+      }
+    }
+  }
+
+  private releaseFlushWaiters(): void {
+    let released = 0;
+    while (released < this.flushWaiters.length && this.flushWaiters[released].submitted <= this.settledCount) {
+      this.flushWaiters[released].resolve();
+      released++;
+    }
+    if (released > 0) this.flushWaiters = this.flushWaiters.slice(released);
+  }
+
+  /** Stops for good: nothing of `batch` was committed, so none of it may be acknowledged. */
+  private fail(error: unknown, batch: Submission[]): void {
+    this.failed = true;
+    this.cancelSchedule();
+    for (const submission of batch) submission.reject(new BourseError('INTERNAL'));
+    // Never applied, so certainly not executed.
+    for (const submission of this.queue) submission.reject(new BourseError('SERVICE_UNAVAILABLE'));
+    this.settledCount += batch.length + this.queue.length;
+    this.queue = [];
+    for (const waiter of this.flushWaiters) waiter.reject(new BourseError('INTERNAL'));
+    this.flushWaiters = [];
+    this.onFatal(error);
+  }
+}

@@ -1,0 +1,130 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { resolveAdminToken } from './admin-token.js';
+import { buildApp } from './api/app.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
+import { openSecretBox } from './api/auth/secret-box.js';
+import { Metrics } from './api/metrics.js';
+import { loadConfig, type Config } from './config.js';
+import { seedDemo, writeDemoCredentials } from './demo/demo-data.js';
+import { Exchange } from './exchange/exchange.js';
+import { recover, takeSnapshot } from './exchange/recovery.js';
+import { Sequencer } from './exchange/sequencer.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  config: Config;
+  app: FastifyInstance;
+  exchange: Exchange;
+  /** Stops accepting, finishes what was acknowledged, snapshots and closes (SIGTERM does this). */
+  close(): Promise<void>;
+}
+
+/** Composition root: config → store → recovery → core → sequencer → HTTP. */
+export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const config = loadConfig(env);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const logger = pino({
+    level: config.logLevel,
+    // Request lines carry the path only: query strings hold keys and signatures.
+    serializers: {
+      req: (req: { id: string; method: string; url: string; ip?: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+        remoteAddress: req.ip,
+      }),
+    },
+    redact: ['req.headers', 'secretKey', 'adminToken'],
+  });
+  const clock = (): number => Date.now();
+
+  const store = openSqliteStore({ path: path.join(config.dataDir, 'bourse.db'), synchronous: config.synchronous });
+  const started = process.hrtime.bigint();
+  const { core, snapshotSeq, replayed } = recover(store);
+  logger.info({ snapshotSeq, replayed, seq: core.lastSeq, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'state recovered');
+
+  let lastSnapshotSeq = snapshotSeq;
+  let fatal = false;
+  const metrics = new Metrics(() => core);
+  const sequencer = new Sequencer({
+    store,
+    applier: core,
+    clock,
+    onCommit: (info) => {
+      metrics.onCommit(info);
+      if (core.lastSeq - lastSnapshotSeq >= config.snapshotEveryCommands) {
+        lastSnapshotSeq = takeSnapshot(core, store).seq;
+      }
+    },
+    onFatal: (error) => {
+      // Memory may be ahead of disk: stop now, the journal is the truth on restart.
+      fatal = true;
+      logger.fatal({ err: error }, 'journal commit failed; stopping');
+      process.exit(70);
+    },
+  });
+  const exchange = new Exchange(core, store, sequencer, clock);
+  const secretBox = openSecretBox(config.dataDir);
+  const admin = resolveAdminToken(config.dataDir, config.adminToken);
+  if (admin.generated) {
+    process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
+  }
+  if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox);
+  if (config.demo) {
+    const demo = writeDemoCredentials(exchange, secretBox, config.dataDir);
+    if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
+  }
+
+  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
+  let accepting = true;
+  const { app } = buildApp({ exchange, limiter, secretBox, adminToken: admin.token, metrics, logger, accepting: () => accepting });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url }, 'Bourse is serving');
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      accepting = false;
+      await app.close();
+      await sequencer.close();
+      if (!fatal && core.lastSeq > lastSnapshotSeq) takeSnapshot(core, store);
+      store.close();
+      logger.info('Bourse stopped');
+    })();
+    return closing;
+  };
+  return { url, port, config, app, exchange, close };
+}
+
+/** `node dist/main.js`: serve until SIGTERM or SIGINT. */
+async function runMain(): Promise<void> {
+  try {
+    const server = await startServer();
+    const stop = (signal: string): void => {
+      process.stdout.write(`${signal}: draining\n`);
+      server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  } catch (error) {
+    process.stderr.write(`Bourse failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) void runMain();

@@ -1,0 +1,157 @@
+/**
+ * How each derived row maps to its table: the column list of the insert (with the row's values in
+ * the same order) and the select list that reads it back under the row type's own field names.
+ */
+
+import type { DepositRow, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
+
+export type SqlValue = string | number;
+
+export const ORDER_INSERT_COLUMNS = [
+  'order_id',
+  'account_id',
+  'symbol',
+  'client_order_id',
+  'side',
+  'type',
+  'time_in_force',
+  'price',
+  'orig_qty',
+  'executed_qty',
+  'cummulative_quote_qty',
+  'status',
+  'time',
+  'update_time',
+] as const;
+
+export function orderValues(o: OrderRow): SqlValue[] {
+  return [
+    o.orderId,
+    o.accountId,
+    o.symbol,
+    o.clientOrderId,
+    o.side,
+    o.type,
+    o.timeInForce,
+    o.price,
+    o.origQty,
+    o.executedQty,
+    o.cummulativeQuoteQty,
+    o.status,
+    o.time,
+    o.updateTime,
+  ];
+}
+
+export const ORDER_SELECT = `order_id AS orderId, account_id AS accountId, symbol, client_order_id AS clientOrderId,
+  side, type, time_in_force AS timeInForce, price, orig_qty AS origQty, executed_qty AS executedQty,
+  cummulative_quote_qty AS cummulativeQuoteQty, status, time, update_time AS updateTime`;
+
+export const TRADE_INSERT_COLUMNS = [
+  'trade_id',
+  'account_id',
+  'symbol',
+  'order_id',
+  'match_order_id',
+  'price',
+  'qty',
+  'quote_qty',
+  'commission',
+  'commission_asset',
+  'is_buyer',
+  'is_maker',
+  'time',
+] as const;
+
+export function tradeValues(t: TradeRow): SqlValue[] {
+  return [
+    t.tradeId,
+    t.accountId,
+    t.symbol,
+    t.orderId,
+    t.matchOrderId,
+    t.price,
+    t.qty,
+    t.quoteQty,
+    t.commission,
+    t.commissionAsset,
+    t.isBuyer ? 1 : 0,
+    t.isMaker ? 1 : 0,
+    t.time,
+  ];
+}
+
+export const TRADE_SELECT = `trade_id AS tradeId, account_id AS accountId, symbol, order_id AS orderId,
+  match_order_id AS matchOrderId, price, qty, quote_qty AS quoteQty, commission,
+  commission_asset AS commissionAsset, is_buyer AS isBuyer, is_maker AS isMaker, time`;
+
+/** A trade as SQLite returns it: booleans are stored as 0/1. */
+export type StoredTrade = Omit<TradeRow, 'isBuyer' | 'isMaker'> & { isBuyer: number; isMaker: number };
+
+export function tradeFromStored(t: StoredTrade): TradeRow {
+  return { ...t, isBuyer: t.isBuyer === 1, isMaker: t.isMaker === 1 };
+}
+
+export const FLOW_INSERT_COLUMNS = [
+  'flow_id',
+  'account_id',
+  'asset',
+  'flow_type',
+  'change',
+  'total',
+  'created',
+  'seq',
+] as const;
+
+export function flowValues(f: FlowRow): SqlValue[] {
+  return [f.flowId, f.accountId, f.asset, f.flowType, f.change, f.total, f.created, f.seq];
+}
+
+export const FLOW_SELECT = `flow_id AS flowId, account_id AS accountId, asset, flow_type AS flowType, change, total,
+  created, seq`;
+
+export const DEPOSIT_INSERT_COLUMNS = ['deposit_id', 'account_id', 'asset', 'amount', 'tx_id', 'time'] as const;
+
+export function depositValues(d: DepositRow): SqlValue[] {
+  return [d.depositId, d.accountId, d.asset, d.amount, d.txId, d.time];
+}
+
+export const DEPOSIT_SELECT = 'deposit_id AS depositId, account_id AS accountId, asset, amount, tx_id AS txId, time';
+
+export const WITHDRAWAL_INSERT_COLUMNS = [
+  'withdrawal_id',
+  'account_id',
+  'client_order_id',
+  'asset',
+  'chain_type',
+  'address',
+  'address_ext',
+  'amount',
+  'fee',
+  'status',
+  'tx_id',
+  'time',
+  'update_time',
+] as const;
+
+export function withdrawalValues(w: WithdrawalRow): SqlValue[] {
+  return [
+    w.withdrawalId,
+    w.accountId,
+    w.clientOrderId,
+    w.asset,
+    w.chainType,
+    w.address,
+    w.addressExt,
+    w.amount,
+    w.fee,
+    w.status,
+    w.txId,
+    w.time,
+    w.updateTime,
+  ];
+}
+
+export const WITHDRAWAL_SELECT = `withdrawal_id AS withdrawalId, account_id AS accountId, client_order_id AS clientOrderId,
+  asset, chain_type AS chainType, address, address_ext AS addressExt, amount, fee, status, tx_id AS txId, time,
+  update_time AS updateTime`;

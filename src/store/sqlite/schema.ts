@@ -1,0 +1,143 @@
+/**
+ * The SQLite schema as an ordered list of migrations; a database records the versions it has
+ * applied, so opening an older file brings it forward and a newer one is refused.
+ * Tables are STRICT so that a money column can only ever hold TEXT (never REAL).
+ */
+
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'journal, read models, snapshots',
+    sql: `
+      CREATE TABLE journal (
+        seq INTEGER PRIMARY KEY,
+        ts INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        payload TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE orders (
+        order_id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        symbol TEXT NOT NULL,
+        client_order_id TEXT NOT NULL,
+        side TEXT NOT NULL,
+        type TEXT NOT NULL,
+        time_in_force TEXT NOT NULL,
+        price TEXT NOT NULL,
+        orig_qty TEXT NOT NULL,
+        executed_qty TEXT NOT NULL,
+        cummulative_quote_qty TEXT NOT NULL,
+        status TEXT NOT NULL,
+        time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL,
+        -- 0 open, 1 final, 2 neither (PENDING_CANCEL): A17 and A18 each read one class by index.
+        list_class INTEGER GENERATED ALWAYS AS (
+          CASE WHEN status IN ('NEW', 'PARTIALLY_FILLED') THEN 0
+               WHEN status IN ('FILLED', 'CANCELED', 'REJECTED') THEN 1
+               ELSE 2 END
+        ) VIRTUAL
+      ) STRICT;
+      CREATE INDEX orders_by_account ON orders (account_id, list_class, order_id);
+      CREATE INDEX orders_by_client_id ON orders (account_id, client_order_id);
+
+      CREATE TABLE trades (
+        trade_id INTEGER NOT NULL,
+        account_id INTEGER NOT NULL,
+        symbol TEXT NOT NULL,
+        order_id INTEGER NOT NULL,
+        match_order_id INTEGER NOT NULL,
+        price TEXT NOT NULL,
+        qty TEXT NOT NULL,
+        quote_qty TEXT NOT NULL,
+        commission TEXT NOT NULL,
+        commission_asset TEXT NOT NULL,
+        is_buyer INTEGER NOT NULL,
+        is_maker INTEGER NOT NULL,
+        time INTEGER NOT NULL,
+        PRIMARY KEY (trade_id, account_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX trades_by_account ON trades (account_id, trade_id);
+      CREATE INDEX trades_by_order ON trades (account_id, order_id, trade_id);
+
+      CREATE TABLE flows (
+        flow_id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        asset TEXT NOT NULL,
+        flow_type INTEGER NOT NULL,
+        change TEXT NOT NULL,
+        total TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        seq INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX flows_by_account ON flows (account_id, flow_id);
+
+      CREATE TABLE deposits (
+        deposit_id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        asset TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        tx_id TEXT NOT NULL,
+        time INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX deposits_by_account ON deposits (account_id, deposit_id);
+
+      CREATE TABLE withdrawals (
+        withdrawal_id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        client_order_id TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        chain_type TEXT NOT NULL,
+        address TEXT NOT NULL,
+        address_ext TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        fee TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        tx_id TEXT NOT NULL,
+        time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX withdrawals_by_account ON withdrawals (account_id, withdrawal_id);
+      CREATE INDEX withdrawals_by_client_id ON withdrawals (account_id, client_order_id);
+
+      CREATE TABLE snapshots (
+        seq INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL,
+        state TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+/** Applies every migration the database lacks, each in its own transaction. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT',
+  );
+  const current = db.prepare<[], number>('SELECT coalesce(max(version), 0) FROM schema_version').pluck().get() ?? 0;
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  if (current > latest) {
+    throw new Error(`database schema version ${current} is newer than this server knows (${latest})`);
+  }
+  const record = db.prepare<[number, string]>('INSERT INTO schema_version (version, name) VALUES (?, ?)');
+  let previous = 0;
+  for (const migration of migrations) {
+    if (migration.version !== previous + 1) {
+      throw new Error(`migrations must be numbered 1, 2, 3 …: found ${migration.version} after ${previous}`);
+    }
+    previous = migration.version;
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name);
+    })();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The store behind the one writer: the journal of stamped commands (the source of truth), the
+ * read-model tables derived from it (orders, trades, flows, deposits, withdrawals) and state
+ * snapshots. A batch of commands and the rows they derived are written in one transaction, so the
+ * read models are always exactly the journal's consequence.
+ */
+
+import type {
+  DepositRow,
+  DerivedRows,
+  FlowRow,
+  OrderRow,
+  Side,
+  StampedCommand,
+  TradeRow,
+  WithdrawalRow,
+} from '../core/types.js';
+
+/** The largest `limit` a list query accepts; the API clamps below it (area A: at most 1000). */
+export const MAX_QUERY_LIMIT = 10_000;
+
+export interface Snapshot {
+  /** Sequence number of the last command the state includes. */
+  seq: number;
+  /** State hash recorded with the snapshot, compared after replay. */
+  hash: string;
+  /** Serialised state (JSON text). */
+  state: string;
+}
+
+/** A17 (final = false) and A18 (final = true). */
+export interface OrderQuery {
+  accountId: number;
+  symbol?: string;
+  side?: Side;
+  /** FILLED, CANCELED, REJECTED when true; NEW, PARTIALLY_FILLED when false. */
+  final: boolean;
+  beforeOrderId?: number;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+}
+
+/** A20: the seed fixes both the selection and the order of the result (see `listTrades`). */
+export interface TradeQuery {
+  accountId: number;
+  symbol?: string;
+  orderId?: number;
+  startTime?: number;
+  endTime?: number;
+  fromId?: number;
+  toId?: number;
+  limit: number;
+}
+
+/** A31; times bound `created`. */
+export interface FlowQuery {
+  accountId: number;
+  asset?: string;
+  flowType?: number;
+  /** Only ids below it. */
+  fromFlowId?: number;
+  /** Only ids above it. */
+  endFlowId?: number;
+  startTime?: number;
+  endTime?: number;
+  limit: number;
+}
+
+/** A21 and A24; times bound `time`. */
+export interface FundingQuery {
+  accountId: number;
+  asset?: string;
+  startTime?: number;
+  endTime?: number;
+  /** Only ids above it, the first `limit` of them. */
+  fromId?: number;
+  limit: number;
+}
+
+/** A25: either key or both (then both must match). */
+export interface WithdrawalKey {
+  withdrawalId?: number;
+  clientOrderId?: string;
+}
+
+export interface FlowSum {
+  accountId: number;
+  asset: string;
+  /** Exact sum of the account's `change` values in that asset, canonical decimal. */
+  sum: string;
+}
+
+export interface Store {
+  /** Sequence number of the last journaled command; 0 when the journal is empty. */
+  lastSeq(): number;
+  /** Time stamp of the last journaled command; 0 when the journal is empty. */
+  lastTs(): number;
+  /**
+   * Writes the commands (whose seqs must continue `lastSeq()` without a gap) and the rows they
+   * derived in one transaction; throws, writing nothing, when the commit fails.
+   */
+  appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): void;
+  /** Journaled commands with seq > afterSeq, in seq order, read `batchSize` rows at a time. */
+  readJournal(afterSeq: number, batchSize?: number): Iterable<StampedCommand>;
+  /** Stores a snapshot and drops all but the latest two. */
+  saveSnapshot(snapshot: Snapshot): void;
+  loadLatestSnapshot(): Snapshot | undefined;
+
+  getOrder(accountId: number, orderId: number): OrderRow | undefined;
+  getOrderByClientId(accountId: number, clientOrderId: string): OrderRow | undefined;
+  /** The newest `limit` matching orders, oldest first. */
+  listOrders(query: OrderQuery): OrderRow[];
+  /**
+   * fromId only: ids < fromId, descending; toId only: ids > toId, ascending; both: between them,
+   * descending; neither: the most recent, descending.
+   */
+  listTrades(query: TradeQuery): TradeRow[];
+  /** Only endFlowId: the first `limit` above it; otherwise the newest `limit`; oldest first. */
+  listFlows(query: FlowQuery): FlowRow[];
+  /** fromId: the first `limit` above it; otherwise the newest `limit`; oldest first. */
+  listDeposits(query: FundingQuery): DepositRow[];
+  /** As `listDeposits`. */
+  listWithdrawals(query: FundingQuery): WithdrawalRow[];
+  getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined;
+  /** Sum of every flow's `change` per account and asset, ordered by account then asset. */
+  flowSums(): FlowSum[];
+
+  close(): void;
+}
