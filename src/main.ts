@@ -11,6 +11,7 @@ import { Metrics } from './api/metrics.js';
 import { loadConfig, type Config } from './config.js';
 import { seedDemo, writeDemoCredentials } from './demo/demo-data.js';
 import { Exchange } from './exchange/exchange.js';
+import { MarketData } from './market/market-data.js';
 import { recover, takeSnapshot } from './exchange/recovery.js';
 import { Sequencer } from './exchange/sequencer.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
@@ -52,12 +53,14 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   let lastSnapshotSeq = snapshotSeq;
   let fatal = false;
   const metrics = new Metrics(() => core);
+  const market = new MarketData();
   const sequencer = new Sequencer({
     store,
     applier: core,
     clock,
     onCommit: (info) => {
       metrics.onCommit(info);
+      market.onTrades(info.rows.trades);
       if (core.lastSeq - lastSnapshotSeq >= config.snapshotEveryCommands) {
         lastSnapshotSeq = takeSnapshot(core, store).seq;
       }
@@ -69,10 +72,10 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       process.exit(70);
     },
   });
-  const exchange = new Exchange(core, store, sequencer, clock);
+  const exchange = new Exchange(core, store, sequencer, clock, market);
   const secretBox = openSecretBox(config.dataDir);
   const admin = resolveAdminToken(config.dataDir, config.adminToken);
-  if (admin.generated) {
+  if (admin.generated && config.logLevel !== 'silent') {
     process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
   }
   if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox);

@@ -28,8 +28,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    ignoreTrailingSlash: true,
-    caseSensitive: true,
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
     return503OnClosing: false,
   });
   // Every body stays the raw text it arrived as: signatures are over those bytes (area A §1.6).

@@ -2,12 +2,14 @@ import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
 import { accountEndpoints } from './spot/account.js';
 import { generalEndpoints } from './spot/general.js';
+import { marketEndpoints } from './spot/market.js';
 import { orderEndpoints } from './spot/orders.js';
+import { tradeEndpoints } from './spot/trades.js';
 
 /**
  * The declarative table of area A endpoints (spec/area-a.md §3.0). Routing, parameter parsing,
  * signature checks, weights and the OpenAPI document are all derived from these entries.
  */
 export function areaAEndpoints(limits: RateLimitConfig): Endpoint[] {
-  return [...generalEndpoints(limits), ...orderEndpoints(), ...accountEndpoints()];
+  return [...generalEndpoints(limits), ...marketEndpoints(), ...orderEndpoints(), ...tradeEndpoints(), ...accountEndpoints()];
 }

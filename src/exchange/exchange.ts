@@ -1,5 +1,6 @@
 import { formatUnits, parseSignedDecimal } from '../core/decimal.js';
 import type { Command } from '../core/types.js';
+import type { MarketData } from '../market/market-data.js';
 import type { Store } from '../store/store.js';
 import type { ExchangeCore } from './exchange-core.js';
 import { recover } from './recovery.js';
@@ -34,6 +35,7 @@ export class Exchange {
     readonly history: Store,
     private readonly sequencer: Sequencer,
     readonly clock: () => number,
+    readonly market: MarketData,
   ) {}
 
   submit<T = unknown>(command: Command): Promise<T> {

@@ -1,0 +1,262 @@
+import { formatUnits } from '../../core/decimal.js';
+import { BourseError } from '../../core/errors.js';
+import type { SymbolState } from '../../exchange/exchange-core.js';
+import { KLINE_INTERVALS, isKlineInterval, nextBarOpenTime } from '../../market/kline-intervals.js';
+import { ratioUnits, type DayStats } from '../../market/market-data.js';
+import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
+import { readInt, readLimit, readLong, readString, type Params } from '../params.js';
+import { symbolParam } from './orders.js';
+import { attoText } from './views.js';
+
+const MAX_SYMBOLS = 40;
+const MAX_DEPTH_LEVELS = 1000;
+
+/** `symbols` as a JSON array (`["BTCUSDT"]`, ccxt coinsph) or a comma list; ≤ 40, each listed. */
+function symbolsParam(ctx: RequestContext): SymbolState[] | undefined {
+  const text = ctx.params.get('symbols');
+  if (text === undefined) return undefined;
+  let names: unknown;
+  if (text.trim().startsWith('[')) {
+    try {
+      names = JSON.parse(text);
+    } catch {
+      throw new BourseError('ILLEGAL_CHARS', ['symbols', 'a JSON array or a comma list of symbols']);
+    }
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) {
+      throw new BourseError('ILLEGAL_CHARS', ['symbols', 'a JSON array or a comma list of symbols']);
+    }
+  } else {
+    names = text.split(',');
+  }
+  const list = (names as string[]).map((n) => n.trim().replace(/[a-z]+/g, (r) => r.toUpperCase())).filter((n) => n.length > 0);
+  if (list.length === 0 || list.length > MAX_SYMBOLS) throw new BourseError('INVALID_PARAM_VALUE', ['symbols']);
+  return list.map((name) => ctx.exchange.core.symbols.get(name) ?? invalidSymbol());
+}
+
+function invalidSymbol(): never {
+  throw new BourseError('INVALID_SYMBOL');
+}
+
+/** The symbols a ticker endpoint answers for: one (`symbol`), a list (`symbols`), or all. */
+function tickerSymbols(ctx: RequestContext): { single: boolean; states: SymbolState[] } {
+  const one = symbolParam(ctx);
+  if (one !== undefined) return { single: true, states: [one] };
+  const many = symbolsParam(ctx);
+  if (many !== undefined) return { single: false, states: many };
+  const all = [...ctx.exchange.core.symbols.values()].sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1));
+  return { single: false, states: all };
+}
+
+function levelQty(lots: number, state: SymbolState): string {
+  return attoText(BigInt(lots) * state.spec.stepSizeAtto);
+}
+
+function priceText(ticks: number, state: SymbolState): string {
+  return attoText(BigInt(ticks) * state.spec.tickSizeAtto);
+}
+
+function bestLevels(state: SymbolState): { bidPrice: string; bidQty: string; askPrice: string; askQty: string } {
+  const bid = state.book.bids.best();
+  const ask = state.book.asks.best();
+  return {
+    bidPrice: bid === undefined ? '0' : priceText(bid.priceTicks, state),
+    bidQty: bid === undefined ? '0' : levelQty(bid.totalLots, state),
+    askPrice: ask === undefined ? '0' : priceText(ask.priceTicks, state),
+    askQty: ask === undefined ? '0' : levelQty(ask.totalLots, state),
+  };
+}
+
+const orZero = (value: bigint | undefined): string => (value === undefined ? '0' : attoText(value));
+
+/** A8's one field set with BHEX and Binance-style names (area A §3.2). */
+function ticker24h(ctx: RequestContext, state: SymbolState, now: number): Record<string, unknown> {
+  const stats: DayStats = ctx.exchange.market.dayStats(state.spec.symbol, now);
+  const best = bestLevels(state);
+  const change = stats.lastPriceAtto === undefined || stats.openPriceAtto === undefined ? 0n : stats.lastPriceAtto - stats.openPriceAtto;
+  const percent = stats.openPriceAtto === undefined ? 0n : ratioUnits(change, stats.openPriceAtto, 4);
+  const priceDecimals = state.spec.tickDecimals;
+  const weighted = ratioUnits(stats.quoteVolumeAtto, stats.volumeAtto, priceDecimals);
+  return {
+    time: now,
+    openTime: stats.openTime,
+    closeTime: now,
+    symbol: state.spec.symbol,
+    bestBidPrice: best.bidPrice,
+    bestAskPrice: best.askPrice,
+    bidPrice: best.bidPrice,
+    bidQty: best.bidQty,
+    askPrice: best.askPrice,
+    askQty: best.askQty,
+    lastPrice: orZero(stats.lastPriceAtto),
+    openPrice: orZero(stats.openPriceAtto),
+    highPrice: orZero(stats.highPriceAtto),
+    lowPrice: orZero(stats.lowPriceAtto),
+    prevClosePrice: orZero(stats.prevClosePriceAtto),
+    priceChange: attoText(change),
+    priceChangePercent: formatUnits(percent, 4),
+    weightedAvgPrice: formatUnits(weighted, priceDecimals),
+    volume: attoText(stats.volumeAtto),
+    quoteVolume: attoText(stats.quoteVolumeAtto),
+    count: stats.count,
+  };
+}
+
+function depthLimit(params: Params): number {
+  const limit = readInt(params, 'limit', { max: MAX_DEPTH_LEVELS });
+  return limit === undefined ? 100 : limit === 0 ? MAX_DEPTH_LEVELS : limit;
+}
+
+/** A5's weight from the raw `limit`; a malformed one weighs 1 and fails at the parameter step. */
+function depthWeight(params: Params): number {
+  const text = params.get('limit');
+  const limit = text !== undefined && /^[0-9]{1,4}$/.test(text) ? Number(text) : 100;
+  if (limit === 0 || limit > 500) return 10;
+  return limit > 100 ? 5 : 1;
+}
+
+function tickerWeight(params: Params): number {
+  if (params.has('symbol')) return 1;
+  const symbols = params.get('symbols');
+  if (symbols === undefined) return 40;
+  return Math.min(MAX_SYMBOLS, Math.max(1, symbols.split(',').length));
+}
+
+const SYMBOL_REQUIRED: ParamDoc = { name: 'symbol', type: 'STRING', required: true };
+const SYMBOL_OPTIONAL: readonly ParamDoc[] = [
+  { name: 'symbol', type: 'STRING' },
+  { name: 'symbols', type: 'STRING', description: 'JSON array or comma list, at most 40' },
+];
+
+export function marketEndpoints(): Endpoint[] {
+  return [
+    {
+      id: 'A5',
+      summary: 'Order book',
+      method: 'GET',
+      group: 'market',
+      path: 'depth',
+      security: 'NONE',
+      weight: depthWeight,
+      params: [SYMBOL_REQUIRED, { name: 'limit', type: 'INT', description: 'default 100, 1-1000 levels per side; 0 = 1000' }],
+      handler: (ctx) => {
+        const state = symbolParam(ctx, 'symbol', true) as SymbolState;
+        const limit = depthLimit(ctx.params);
+        const side = (levels: ReturnType<typeof state.book.bids.topLevels>): [string, string][] =>
+          levels.map((level) => [priceText(level.priceTicks, state), levelQty(level.totalLots, state)]);
+        return {
+          time: ctx.exchange.clock(),
+          lastUpdateId: state.book.version,
+          bids: side(state.book.bids.topLevels(limit)),
+          asks: side(state.book.asks.topLevels(limit)),
+        };
+      },
+    },
+    {
+      id: 'A6',
+      summary: 'Recent trades list',
+      method: 'GET',
+      group: 'market',
+      path: 'trades',
+      security: 'NONE',
+      weight: 1,
+      params: [SYMBOL_REQUIRED, { name: 'limit', type: 'INT', description: 'default 500, max 1000' }],
+      handler: (ctx) => {
+        const state = symbolParam(ctx, 'symbol', true) as SymbolState;
+        const limit = readLimit(ctx.params, { default: 500, max: 1000 });
+        return ctx.exchange.market.recentTrades(state.spec.symbol, limit).map((t) => ({
+          id: String(t.tradeId),
+          price: attoText(t.priceAtto),
+          qty: attoText(t.qtyAtto),
+          time: t.time,
+          isBuyerMaker: t.isBuyerMaker,
+        }));
+      },
+    },
+    {
+      id: 'A7',
+      summary: 'Kline/candlestick data',
+      method: 'GET',
+      group: 'market',
+      path: 'klines',
+      security: 'NONE',
+      weight: 1,
+      params: [
+        SYMBOL_REQUIRED,
+        { name: 'interval', type: 'ENUM', required: true, values: KLINE_INTERVALS },
+        { name: 'startTime', type: 'LONG' },
+        { name: 'endTime', type: 'LONG' },
+        { name: 'limit', type: 'INT', description: 'default 500, max 1000' },
+      ],
+      handler: (ctx) => {
+        const state = symbolParam(ctx, 'symbol', true) as SymbolState;
+        const interval = readString(ctx.params, 'interval', { pattern: /^.+$/s, required: true });
+        if (!isKlineInterval(interval)) throw new BourseError('INVALID_INTERVAL');
+        const startTime = readLong(ctx.params, 'startTime', { zeroIsAbsent: true });
+        const endTime = readLong(ctx.params, 'endTime', { zeroIsAbsent: true });
+        if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+        const limit = readLimit(ctx.params, { default: 500, max: 1000 });
+        const bars = ctx.exchange.market.klines(state.spec.symbol, interval, limit, startTime, endTime ?? ctx.exchange.clock());
+        return bars.map((bar) => [
+          bar.openTime,
+          attoText(bar.openAtto),
+          attoText(bar.highAtto),
+          attoText(bar.lowAtto),
+          attoText(bar.closeAtto),
+          attoText(bar.volumeAtto),
+          nextBarOpenTime(interval, bar.openTime) - 1,
+          attoText(bar.quoteVolumeAtto),
+          bar.count,
+          attoText(bar.takerBuyVolumeAtto),
+          attoText(bar.takerBuyQuoteVolumeAtto),
+        ]);
+      },
+    },
+    {
+      id: 'A8',
+      summary: '24hr ticker price change statistics',
+      method: 'GET',
+      group: 'market',
+      path: 'ticker/24hr',
+      security: 'NONE',
+      weight: tickerWeight,
+      params: SYMBOL_OPTIONAL,
+      handler: (ctx) => {
+        const now = ctx.exchange.clock();
+        const { single, states } = tickerSymbols(ctx);
+        const tickers = states.map((state) => ticker24h(ctx, state, now));
+        return single ? tickers[0] : tickers;
+      },
+    },
+    {
+      id: 'A9',
+      summary: 'Symbol price ticker',
+      method: 'GET',
+      group: 'market',
+      path: 'ticker/price',
+      security: 'NONE',
+      weight: 1,
+      params: SYMBOL_OPTIONAL,
+      handler: (ctx) => {
+        const { single, states } = tickerSymbols(ctx);
+        const prices = states.map((state) => ({ symbol: state.spec.symbol, price: orZero(ctx.exchange.market.lastPrice(state.spec.symbol)) }));
+        return single ? prices[0] : prices;
+      },
+    },
+    {
+      id: 'A10',
+      summary: 'Symbol order book ticker',
+      method: 'GET',
+      group: 'market',
+      path: 'ticker/bookTicker',
+      security: 'NONE',
+      weight: 1,
+      params: SYMBOL_OPTIONAL,
+      handler: (ctx) => {
+        const now = ctx.exchange.clock();
+        const { single, states } = tickerSymbols(ctx);
+        const tickers = states.map((state) => ({ symbol: state.spec.symbol, ...bestLevels(state), time: now }));
+        return single ? tickers[0] : tickers;
+      },
+    },
+  ];
+}
