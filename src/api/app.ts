@@ -6,6 +6,7 @@ import { Authenticator } from './auth/authenticate.js';
 import type { RateLimiter } from './auth/rate-limiter.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { Metrics } from './metrics.js';
+import { docsPage, openApiDocument } from './openapi.js';
 import { areaAEndpoints } from './registry.js';
 import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
 
@@ -47,7 +48,12 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     socket.once('close', () => deps.metrics.connections.dec());
   });
 
-  registerSpotRoutes(app, areaAEndpoints(deps.limiter.config), deps.exchange, auth);
+  const endpoints = areaAEndpoints(deps.limiter.config);
+  registerSpotRoutes(app, endpoints, deps.exchange, auth);
+  const openApi = JSON.stringify(openApiDocument(endpoints));
+  const docs = docsPage(endpoints);
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docs));
   registerAdminRoutes(app, { exchange: deps.exchange, auth, secretBox: deps.secretBox, adminToken: deps.adminToken });
   app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
   app.get('/metrics', async (_request, reply) =>

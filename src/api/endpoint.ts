@@ -35,6 +35,8 @@ export interface Endpoint {
   id: string;
   summary: string;
   method: HttpMethod;
+  /** Further methods served the same way (area A §1.2: the GET read routes also answer POST). */
+  extraMethods?: readonly HttpMethod[];
   group: PathGroup;
   /** Path below the group's prefixes, e.g. "order" or "quote/v1/depth" style segments: "depth". */
   path: string;

@@ -1,9 +1,11 @@
 import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
 import { accountEndpoints } from './spot/account.js';
+import { fundsEndpoints } from './spot/funds.js';
 import { generalEndpoints } from './spot/general.js';
 import { marketEndpoints } from './spot/market.js';
 import { orderEndpoints } from './spot/orders.js';
+import { subAccountEndpoints } from './spot/sub-accounts.js';
 import { tradeEndpoints } from './spot/trades.js';
 
 /**
@@ -11,5 +13,5 @@ import { tradeEndpoints } from './spot/trades.js';
  * signature checks, weights and the OpenAPI document are all derived from these entries.
  */
 export function areaAEndpoints(limits: RateLimitConfig): Endpoint[] {
-  return [...generalEndpoints(limits), ...marketEndpoints(), ...orderEndpoints(), ...tradeEndpoints(), ...accountEndpoints()];
+  return [...generalEndpoints(limits), ...marketEndpoints(), ...orderEndpoints(), ...tradeEndpoints(), ...accountEndpoints(), ...fundsEndpoints(), ...subAccountEndpoints()];
 }

@@ -95,6 +95,12 @@ export function formatAtto(atto: bigint): string {
   return formatUnits(atto, ATTO_SCALE);
 }
 
+/** floor(numerator / denominator) as units of the given scale, for non-negative atto values. */
+export function quotientUnits(numeratorAtto: bigint, denominatorAtto: bigint, scale: number): bigint {
+  if (denominatorAtto <= 0n || numeratorAtto < 0n) throw new RangeError('quotientUnits needs a non-negative numerator and a positive denominator');
+  return (numeratorAtto * pow10(scale)) / denominatorAtto;
+}
+
 /** Integer division rounding toward +infinity, for a positive denominator. */
 export function divCeil(numerator: bigint, denominator: bigint): bigint {
   if (denominator <= 0n) throw new RangeError('divCeil needs a positive denominator');

@@ -53,6 +53,36 @@ export const FLOW_TYPES = {
 } as const;
 export type FlowTypeName = keyof typeof FLOW_TYPES;
 
+/** `flowName` of each flow type (area A §5.2). */
+export const FLOW_NAMES: Readonly<Record<FlowTypeName, string>> = {
+  TRADE: 'Trade',
+  FEE: 'Fee',
+  TRANSFER: 'Transfer',
+  DEPOSIT: 'Deposit',
+  MAKER_REWARD: 'Maker reward',
+  PNL: 'PnL',
+  SETTLEMENT: 'Settlement',
+  LIQUIDATION: 'Liquidation',
+  FUNDING_SETTLEMENT: 'Funding settlement',
+  WITHDRAW: 'Withdraw',
+  WITHDRAWAL_FEE: 'Withdrawal fee',
+  USER_ACCOUNT_TRANSFER: 'Transfer',
+  OTC_BUY_COIN: 'OTC buy',
+  OTC_SELL_COIN: 'OTC sell',
+  ACTIVITY_AWARD: 'Campaign reward',
+  INVITATION_REFERRAL_BONUS: 'Referral bonus',
+  REGISTER_BONUS: 'Registration reward',
+  AIRDROP: 'Airdrop',
+  MINE_REWARD: 'Mining reward',
+  OTC_FEE: 'OTC fee',
+  OTC_TRADE: 'OTC trade',
+};
+
+/** The flow type name of an id, if it is one. */
+export function flowTypeName(id: number): FlowTypeName | undefined {
+  return (Object.keys(FLOW_TYPES) as FlowTypeName[]).find((name) => FLOW_TYPES[name] === id);
+}
+
 // ---------------------------------------------------------------- commands
 
 export interface CreateUserCommand {
@@ -147,6 +177,8 @@ export interface TransferCommand {
   asset: string;
   amount: string;
   flowType: FlowTypeName;
+  /** A32: unique per source account; a retry with the same values is answered again, other values -1174. */
+  clientOrderId?: string;
 }
 export interface PlaceOrderCommand {
   type: 'placeOrder';
@@ -179,6 +211,15 @@ export interface CancelOrdersCommand {
   side?: Side;
 }
 
+/** Trading settings the core enforces (area A §10 `trading/config`); absent fields stay as they are. */
+export interface SetTradingConfigCommand {
+  type: 'setTradingConfig';
+  maxOpenOrdersPerSymbol?: number;
+  maxOpenOrdersPerAccount?: number;
+  defaultMakerFeeRate?: string;
+  defaultTakerFeeRate?: string;
+}
+
 export type Command =
   | CreateUserCommand
   | CreateSubAccountCommand
@@ -194,7 +235,8 @@ export type Command =
   | TransferCommand
   | PlaceOrderCommand
   | CancelOrderCommand
-  | CancelOrdersCommand;
+  | CancelOrdersCommand
+  | SetTradingConfigCommand;
 
 export type CommandType = Command['type'];
 

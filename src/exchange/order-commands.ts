@@ -148,6 +148,8 @@ function execute(
     updateTime: ctx.ts,
   };
   core.ledger.lock(account, sized.lockAsset, sized.lockAtoms);
+  // free → locked writes no flow row, but it is still a balance change the account must hear of.
+  ctx.touched.add(account.accountId);
 
   const fills: Fill[] = [];
   let stop: StopReason = 'empty';
@@ -288,6 +290,7 @@ function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): 
   const account = core.ledger.account(order.accountId);
   const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
   core.ledger.unlock(account, lockAsset, order.lockedAtoms);
+  ctx.touched.add(account.accountId);
   order.lockedAtoms = 0n;
   order.status = 'CANCELED';
   order.updateTime = ctx.ts;

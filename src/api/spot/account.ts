@@ -6,6 +6,7 @@ export function accountEndpoints(): Endpoint[] {
   return [
     {
       id: 'A19',
+      extraMethods: ['POST'],
       summary: 'Account information',
       method: 'GET',
       group: 'private',

@@ -276,6 +276,7 @@ export function orderEndpoints(): Endpoint[] {
     },
     {
       id: 'A18',
+      extraMethods: ['POST'],
       summary: 'History orders (canceled, filled or rejected)',
       method: 'GET',
       group: 'private',

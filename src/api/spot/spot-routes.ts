@@ -56,6 +56,7 @@ export function registerSpotRoutes(app: FastifyInstance, endpoints: readonly End
         return sendError(reply, error, headers, request.log);
       }
     };
-    for (const url of endpointPaths(endpoint)) app.route({ method: endpoint.method, url, handler });
+    const methods = [endpoint.method, ...(endpoint.extraMethods ?? [])];
+    for (const url of endpointPaths(endpoint)) app.route({ method: methods, url, handler });
   }
 }

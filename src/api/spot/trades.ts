@@ -31,6 +31,7 @@ export function tradeEndpoints(): Endpoint[] {
   return [
     {
       id: 'A20',
+      extraMethods: ['POST'],
       summary: 'Account trade list',
       method: 'GET',
       group: 'private',
