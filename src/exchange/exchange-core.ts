@@ -44,6 +44,8 @@ export class ExchangeCore {
   readonly withdrawals = new Map<number, Withdrawal>();
   /** Client ids of withdrawals per account (A23 idempotency), → withdrawal id. */
   readonly withdrawalClientIds = new Map<number, Map<string, number>>();
+  /** Client ids of A32 transfers per source account, → what the transfer moved (idempotency). */
+  readonly transferClientIds = new Map<number, Map<string, string>>();
   limits: CoreLimits = { ...DEFAULT_CORE_LIMITS };
   nextOrderId = 1;
   nextTradeId = 1;

@@ -138,15 +138,35 @@ function settleWithdrawal(core: ExchangeCore, cmd: SettleWithdrawalCommand, ctx:
   return row;
 }
 
+/** What must be equal for a retried A32 to be the same request. */
+function transferFingerprint(cmd: TransferCommand, atoms: bigint): string {
+  return `${cmd.toAccountId}:${cmd.asset}:${atoms}:${cmd.flowType}`;
+}
+
 function transfer(core: ExchangeCore, cmd: TransferCommand, ctx: PostingContext): { success: true } {
   const from = core.account(cmd.fromAccountId);
   const to = core.account(cmd.toAccountId);
   const asset = core.ledger.assets.get(cmd.asset);
   if (asset === undefined) reject('INVALID_PARAM_VALUE', ['tokenId']);
   const atoms = positiveAtoms(cmd.amount, asset, 'amount');
+  if (cmd.clientOrderId !== undefined) {
+    const earlier = core.transferClientIds.get(from.accountId)?.get(cmd.clientOrderId);
+    if (earlier !== undefined) {
+      if (earlier !== transferFingerprint(cmd, atoms)) reject('REPEATED_SUBMIT');
+      return { success: true };
+    }
+  }
   if (from.accountId === to.accountId) reject('TRANSFER_FAILED', ['the source and the target are the same account']);
   if (core.ledger.free(from, asset.asset) < atoms) reject('INSUFFICIENT_BALANCE');
   core.ledger.post(ctx, from, asset.asset, -atoms, cmd.flowType);
   core.ledger.post(ctx, to, asset.asset, atoms, cmd.flowType);
+  if (cmd.clientOrderId !== undefined) {
+    let ids = core.transferClientIds.get(from.accountId);
+    if (ids === undefined) {
+      ids = new Map();
+      core.transferClientIds.set(from.accountId, ids);
+    }
+    ids.set(cmd.clientOrderId, transferFingerprint(cmd, atoms));
+  }
   return { success: true };
 }

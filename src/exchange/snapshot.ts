@@ -73,6 +73,7 @@ interface CoreImage {
   apiKeys: ApiKeyRecord[];
   withdrawals: { row: WithdrawalRow; amountAtoms: string; feeAtoms: string }[];
   withdrawalClientIds: [number, [string, number][]][];
+  transferClientIds: [number, [string, string][]][];
 }
 
 const SPEC_VALUES = [
@@ -162,6 +163,9 @@ function imageOf(core: ExchangeCore): CoreImage {
       .sort((a, b) => a.row.withdrawalId - b.row.withdrawalId)
       .map((w) => ({ row: { ...w.row }, amountAtoms: w.amountAtoms.toString(), feeAtoms: w.feeAtoms.toString() })),
     withdrawalClientIds: [...core.withdrawalClientIds.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([accountId, ids]) => [accountId, sortedEntries(ids)]),
+    transferClientIds: [...core.transferClientIds.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([accountId, ids]) => [accountId, sortedEntries(ids)]),
   };
@@ -280,5 +284,6 @@ export function restoreCore(stateJson: string): ExchangeCore {
     core.withdrawals.set(w.row.withdrawalId, { row: { ...w.row }, amountAtoms: BigInt(w.amountAtoms), feeAtoms: BigInt(w.feeAtoms) });
   }
   for (const [accountId, ids] of image.withdrawalClientIds) core.withdrawalClientIds.set(accountId, new Map(ids));
+  for (const [accountId, ids] of image.transferClientIds) core.transferClientIds.set(accountId, new Map(ids));
   return core;
 }
