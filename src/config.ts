@@ -8,6 +8,8 @@ export interface Config {
   db: string;
   adminToken: string | undefined;
   demo: boolean;
+  /** Run the demo market maker (with `demo`); `BOURSE_DEMO_MARKET_MAKER=0` turns it off. */
+  demoMarketMaker: boolean;
   logLevel: string;
   synchronous: 'NORMAL' | 'FULL';
   /** Snapshot after this many commands since the last one. */
@@ -23,6 +25,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be 0..65535, got ${env.PORT}`);
   const demo = env.BOURSE_DEMO ?? '1';
   if (demo !== '0' && demo !== '1') throw new ConfigError(`BOURSE_DEMO must be 0 or 1, got ${demo}`);
+  const marketMaker = env.BOURSE_DEMO_MARKET_MAKER ?? '1';
+  if (marketMaker !== '0' && marketMaker !== '1') throw new ConfigError(`BOURSE_DEMO_MARKET_MAKER must be 0 or 1, got ${marketMaker}`);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
   const synchronous = (env.BOURSE_SYNCHRONOUS ?? 'NORMAL').toUpperCase();
@@ -40,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     db,
     adminToken: env.BOURSE_ADMIN_TOKEN || undefined,
     demo: demo === '1',
+    demoMarketMaker: marketMaker === '1',
     logLevel,
     synchronous,
     snapshotEveryCommands,

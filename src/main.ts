@@ -9,7 +9,9 @@ import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
 import { loadConfig, type Config } from './config.js';
-import { seedDemo, writeDemoCredentials } from './demo/demo-data.js';
+import { DEMO_MARKET_MAKER_SEED, DEMO_MARKET_MAKER_SYMBOLS } from './demo/demo-catalogue.js';
+import { findDemoMarketMakerKey, seedDemo, writeDemoCredentials } from './demo/demo-data.js';
+import { startDemoMarketMaker, type DemoMarketMaker } from './demo/market-maker.js';
 import { Exchange } from './exchange/exchange.js';
 import { MarketData } from './market/market-data.js';
 import { recover, takeSnapshot } from './exchange/recovery.js';
@@ -93,9 +95,29 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url }, 'Bourse is serving');
 
+  let marketMaker: DemoMarketMaker | undefined;
+  if (config.demo && config.demoMarketMaker) {
+    const key = findDemoMarketMakerKey(exchange, secretBox);
+    if (key === undefined) {
+      logger.warn('demo market maker: this database was seeded without its user; not started');
+    } else {
+      // A client of the public API: it reaches this server over loopback, whatever HOST binds.
+      const wildcard = config.host === '0.0.0.0' || config.host === '::';
+      marketMaker = startDemoMarketMaker({
+        baseUrl: wildcard ? `http://127.0.0.1:${port}` : url,
+        ...key,
+        symbols: DEMO_MARKET_MAKER_SYMBOLS,
+        seed: DEMO_MARKET_MAKER_SEED,
+        logger: logger.child({ component: 'demo-market-maker' }),
+      });
+    }
+  }
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // First, while the server still answers its last requests.
+      await marketMaker?.stop();
       accepting = false;
       await app.close();
       await sequencer.close();

@@ -31,10 +31,22 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
     return503OnClosing: false,
+    // Requests Node's HTTP parser refuses (bytes that are not allowed in a target, contradicting
+    // lengths) still get a `{code, msg}` body.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        socket.destroy();
+        return;
+      }
+      const body = JSON.stringify(new BourseError('ILLEGAL_CHARS', ['request', 'a well-formed HTTP/1.1 request']).toBody());
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   });
   // Every body stays the raw text it arrived as: signatures are over those bytes (area A §1.6).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   const auth = new Authenticator(deps.exchange, deps.secretBox, deps.limiter);
   app.addHook('onRequest', async (request, reply) => {
@@ -42,6 +54,11 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
       return sendJson(reply, 503, {}, new BourseError('SERVICE_UNAVAILABLE').toBody());
     }
     return undefined;
+  });
+  // While draining, replies close their connection: a kept-alive socket would hold app.close()
+  // until its keep-alive timeout.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!deps.accepting()) reply.header('Connection', 'close');
   });
   app.server.on('connection', (socket) => {
     deps.metrics.connections.inc();

@@ -9,7 +9,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type SecurityType = 'NONE' | Permission;
 
 /** Which path family an endpoint's path belongs to (area A §1.1). */
-export type PathGroup = 'general' | 'market' | 'private';
+export type PathGroup = 'general' | 'market' | 'private' | 'wallet';
 
 /** A parameter as the OpenAPI document describes it; parsing itself is the handler's, via params.ts. */
 export interface ParamDoc {
@@ -68,6 +68,9 @@ export function endpointPaths(endpoint: Endpoint): string[] {
       break;
     case 'private':
       paths.push(`/openapi/v1/${p}`, `/openapi/${p}`, `/openapi/account/v1/${p}`);
+      break;
+    case 'wallet':
+      paths.push(`/openapi/wallet/v1/${p}`);
       break;
   }
   return [...paths, ...(endpoint.extraPaths ?? [])];

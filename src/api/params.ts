@@ -52,18 +52,53 @@ const PERCENT_ESCAPE_BROKEN = /%(?![0-9A-Fa-f]{2})/;
 /** U+FFFD stands for bytes that were not UTF-8; lone surrogates cannot be UTF-8 either. */
 const NOT_UTF8 = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Parses `a=1&b=2` form encoding; one place, so a repeated name is -1101. */
-function parseForm(raw: string): Map<string, string> {
+/**
+ * The parameters as far as they can be read, for the key and timestamp steps of area A §1.8 that
+ * come before the parameter step: undecodable segments and bodies are skipped, the first of a
+ * repeated name wins. The strict `parseRawParams` then answers what was wrong.
+ */
+export function parseLenientParams(rawQuery: string, rawBody: string | undefined, contentType: string | undefined): Params {
+  const merged = new Map<string, string>();
+  let kind: BodyKind = 'empty';
+  try {
+    kind = bodyKind(rawBody, contentType);
+  } catch {
+    kind = 'empty';
+  }
+  if (kind === 'form') addAll(merged, parseForm(rawBody ?? '', true));
+  if (kind === 'json') {
+    try {
+      addAll(merged, readFlatJsonObject(rawBody ?? ''));
+    } catch {
+      // An unreadable JSON body carries no usable parameters.
+    }
+  }
+  addAll(merged, parseForm(rawQuery, true));
+  return new Params(merged);
+}
+
+/** Parses `a=1&b=2` form encoding; one place, so a repeated name is -1101 (unless lenient). */
+function parseForm(raw: string, lenient = false): Map<string, string> {
   const values = new Map<string, string>();
   if (raw.length === 0) return values;
   for (const segment of raw.split('&')) {
     if (segment.length === 0) continue;
     const equals = segment.indexOf('=');
     const rawName = equals < 0 ? segment : segment.slice(0, equals);
-    const name = decodeFormComponent(rawName, rawName);
-    const value = equals < 0 ? '' : decodeFormComponent(segment.slice(equals + 1), name);
+    let name: string;
+    let value: string;
+    try {
+      name = decodeFormComponent(rawName, rawName);
+      value = equals < 0 ? '' : decodeFormComponent(segment.slice(equals + 1), name);
+    } catch (error) {
+      if (lenient) continue;
+      throw error;
+    }
     if (name.length === 0 || value.length === 0) continue;
-    if (values.has(name)) throw new BourseError('DUPLICATE_PARAM');
+    if (values.has(name)) {
+      if (lenient) continue;
+      throw new BourseError('DUPLICATE_PARAM');
+    }
     values.set(name, value);
   }
   return values;

@@ -7,11 +7,12 @@ import { marketEndpoints } from './spot/market.js';
 import { orderEndpoints } from './spot/orders.js';
 import { subAccountEndpoints } from './spot/sub-accounts.js';
 import { tradeEndpoints } from './spot/trades.js';
+import { walletEndpoints } from './spot/wallet.js';
 
 /**
  * The declarative table of area A endpoints (spec/area-a.md §3.0). Routing, parameter parsing,
  * signature checks, weights and the OpenAPI document are all derived from these entries.
  */
 export function areaAEndpoints(limits: RateLimitConfig): Endpoint[] {
-  return [...generalEndpoints(limits), ...marketEndpoints(), ...orderEndpoints(), ...tradeEndpoints(), ...accountEndpoints(), ...fundsEndpoints(), ...subAccountEndpoints()];
+  return [...generalEndpoints(limits), ...marketEndpoints(), ...orderEndpoints(), ...tradeEndpoints(), ...accountEndpoints(), ...fundsEndpoints(), ...subAccountEndpoints(), ...walletEndpoints()];
 }

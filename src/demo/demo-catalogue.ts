@@ -1,4 +1,5 @@
 import type { AddAssetCommand, AddSymbolCommand } from '../core/types.js';
+import type { MarketMakerSymbol } from './symbol-grid.js';
 
 /** The demo catalogue of area A §10: every asset precision 8. */
 export const DEMO_ASSETS: readonly AddAssetCommand[] = [
@@ -29,6 +30,47 @@ export const DEMO_BALANCES: readonly [string, string][] = [
   ['USD', '1000000'],
   ['EUR', '1000000'],
 ];
+
+/** What the demo market maker holds on first start: enough for every ladder many times over. */
+export const DEMO_MARKET_MAKER_BALANCES: readonly [string, string][] = [
+  ['BTC', '1000'],
+  ['ETH', '20000'],
+  ['USDT', '100000000'],
+  ['MXN', '1000000000'],
+  ['USD', '1000000000'],
+  ['EUR', '1000000000'],
+];
+
+/** The demo market maker's seed: a fixed one, so every demo install shows the same market. */
+export const DEMO_MARKET_MAKER_SEED = 20_240_601;
+
+/** Where each demo book starts and how deep one of its levels is (mean base quantity). */
+const DEMO_MARKETS: Readonly<Record<string, { referencePrice: string; levelQuantity: string }>> = {
+  BTCUSDT: { referencePrice: '60000', levelQuantity: '0.2' },
+  ETHUSDT: { referencePrice: '3000', levelQuantity: '3' },
+  ETHBTC: { referencePrice: '0.05', levelQuantity: '3' },
+  USDTMXN: { referencePrice: '17.5', levelQuantity: '10000' },
+  BTCMXN: { referencePrice: '1050000', levelQuantity: '0.2' },
+  USDTUSD: { referencePrice: '1', levelQuantity: '10000' },
+  USDTEUR: { referencePrice: '0.92', levelQuantity: '10000' },
+};
+
+/** Every demo symbol with its filters and its market, as the demo market maker quotes it. */
+export const DEMO_MARKET_MAKER_SYMBOLS: readonly MarketMakerSymbol[] = DEMO_SYMBOLS.map((s) => {
+  const market = DEMO_MARKETS[s.symbol];
+  if (market === undefined) throw new Error(`demo symbol ${s.symbol} has no market maker reference price`);
+  return {
+    symbol: s.symbol,
+    tickSize: s.tickSize,
+    stepSize: s.stepSize,
+    minPrice: s.minPrice,
+    maxPrice: s.maxPrice,
+    minQty: s.minQty,
+    maxQty: s.maxQty,
+    minNotional: s.minNotional,
+    ...market,
+  };
+});
 
 function crypto(asset: string, fullName: string, chains: string[], withdrawFee: string, minWithdraw: string): AddAssetCommand {
   return { type: 'addAsset', asset, precision: 8, kind: 'crypto', fullName, chains, withdrawFee, minWithdraw, allowDeposit: true, allowWithdraw: true };

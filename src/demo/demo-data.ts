@@ -6,10 +6,13 @@ import type { ApiKeyRecord } from '../exchange/exchange-core.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { generateApiCredential } from '../api/auth/keys.js';
 import type { SecretBox } from '../api/auth/secret-box.js';
-import { DEMO_ASSETS, DEMO_BALANCES, DEMO_SYMBOLS } from './demo-catalogue.js';
+import { DEMO_ASSETS, DEMO_BALANCES, DEMO_MARKET_MAKER_BALANCES, DEMO_SYMBOLS } from './demo-catalogue.js';
 
 export const DEMO_USER_EMAIL = 'demo@bourse.local';
 export const DEMO_MERCHANT_EMAIL = 'merchant@bourse.local';
+export const DEMO_MARKET_MAKER_EMAIL = 'market-maker@bourse.local';
+const DEMO_KEY_LABEL = 'demo';
+const MARKET_MAKER_KEY_LABEL = 'demo-market-maker';
 
 export interface DemoCredentials {
   userId: string;
@@ -20,29 +23,55 @@ export interface DemoCredentials {
   merchantSecretKey: string;
 }
 
-/** Demo catalogue, a funded demo user and a demo merchant, each with a key (operator.md). */
+/** Demo catalogue, a funded demo user, a demo merchant and the demo market maker, each with a key (operator.md). */
 export async function seedDemo(exchange: Exchange, secretBox: SecretBox): Promise<void> {
   for (const command of DEMO_ASSETS) await exchange.submit(command);
   for (const command of DEMO_SYMBOLS) await exchange.submit(command);
-  for (const [email, userType] of [
-    [DEMO_USER_EMAIL, 'user'],
-    [DEMO_MERCHANT_EMAIL, 'merchant'],
-  ] as const) {
-    const { userId, accountId } = await exchange.submit<{ userId: number; accountId: number }>({ type: 'createUser', email, userType });
-    await exchange.submit({
-      type: 'createApiKey',
-      userId,
-      accountIndex: 0,
-      apiKey: generateApiCredential(),
-      secretSealed: secretBox.seal(generateApiCredential()),
-      permissions: [...PERMISSIONS],
-      ipWhitelist: [],
-      label: 'demo',
-    });
-    for (const [asset, amount] of DEMO_BALANCES) {
-      await exchange.submit({ type: 'deposit', accountId, asset, amount, txId: randomBytes(32).toString('hex') });
-    }
+  await createFundedUser(exchange, secretBox, DEMO_USER_EMAIL, 'user', DEMO_KEY_LABEL, DEMO_BALANCES);
+  await createFundedUser(exchange, secretBox, DEMO_MERCHANT_EMAIL, 'merchant', DEMO_KEY_LABEL, DEMO_BALANCES);
+  // Created last, so the demo user's and merchant's ids stay what they were before it existed.
+  await createFundedUser(exchange, secretBox, DEMO_MARKET_MAKER_EMAIL, 'user', MARKET_MAKER_KEY_LABEL, DEMO_MARKET_MAKER_BALANCES);
+}
+
+async function createFundedUser(
+  exchange: Exchange,
+  secretBox: SecretBox,
+  email: string,
+  userType: 'user' | 'merchant',
+  label: string,
+  balances: readonly [string, string][],
+): Promise<void> {
+  const { userId, accountId } = await exchange.submit<{ userId: number; accountId: number }>({ type: 'createUser', email, userType });
+  await exchange.submit({
+    type: 'createApiKey',
+    userId,
+    accountIndex: 0,
+    apiKey: generateApiCredential(),
+    secretSealed: secretBox.seal(generateApiCredential()),
+    permissions: [...PERMISSIONS],
+    ipWhitelist: [],
+    label,
+  });
+  for (const [asset, amount] of balances) {
+    await exchange.submit({ type: 'deposit', accountId, asset, amount, txId: randomBytes(32).toString('hex') });
   }
+}
+
+function activeKey(exchange: Exchange, email: string, label: string): ApiKeyRecord | undefined {
+  const core = exchange.core;
+  const user = [...core.ledger.users.values()].find((u) => u.email === email);
+  if (user === undefined) return undefined;
+  return [...core.apiKeys.values()].find((k) => k.userId === user.userId && k.label === label && !k.revoked);
+}
+
+/**
+ * The demo market maker's key and secret, from the state (the sealed secret is journaled), or
+ * undefined when this database was seeded without a market maker.
+ */
+export function findDemoMarketMakerKey(exchange: Exchange, secretBox: SecretBox): { apiKey: string; secretKey: string } | undefined {
+  const key = activeKey(exchange, DEMO_MARKET_MAKER_EMAIL, MARKET_MAKER_KEY_LABEL);
+  if (key === undefined) return undefined;
+  return { apiKey: key.apiKey, secretKey: secretBox.open(key.secretSealed) };
 }
 
 /**
@@ -51,16 +80,10 @@ export async function seedDemo(exchange: Exchange, secretBox: SecretBox): Promis
  */
 export function writeDemoCredentials(exchange: Exchange, secretBox: SecretBox, dataDir: string): DemoCredentials | undefined {
   const file = path.join(dataDir, 'demo-credentials.json');
-  const core = exchange.core;
-  const users = [...core.ledger.users.values()];
-  const demo = users.find((u) => u.email === DEMO_USER_EMAIL);
-  const merchant = users.find((u) => u.email === DEMO_MERCHANT_EMAIL);
-  if (demo === undefined || merchant === undefined) return undefined;
-  const keyOf = (userId: number): ApiKeyRecord | undefined =>
-    [...core.apiKeys.values()].find((k) => k.userId === userId && k.label === 'demo' && !k.revoked);
-  const demoKey = keyOf(demo.userId);
-  const merchantKey = keyOf(merchant.userId);
-  if (demoKey === undefined || merchantKey === undefined) return undefined;
+  const demo = [...exchange.core.ledger.users.values()].find((u) => u.email === DEMO_USER_EMAIL);
+  const demoKey = activeKey(exchange, DEMO_USER_EMAIL, DEMO_KEY_LABEL);
+  const merchantKey = activeKey(exchange, DEMO_MERCHANT_EMAIL, DEMO_KEY_LABEL);
+  if (demo === undefined || demoKey === undefined || merchantKey === undefined) return undefined;
   const credentials: DemoCredentials = {
     userId: String(demo.userId),
     accountId: String(demo.accountIds[0]),

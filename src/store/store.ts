@@ -101,7 +101,10 @@ export interface Store {
    * derived in one transaction; throws, writing nothing, when the commit fails.
    */
   appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): void;
-  /** Journaled commands with seq > afterSeq, in seq order, read `batchSize` rows at a time. */
+  /**
+   * Journaled commands with seq > afterSeq, in seq order, read `batchSize` rows at a time (for
+   * replay: the store takes no writes while the iteration is inside a page).
+   */
   readJournal(afterSeq: number, batchSize?: number): Iterable<StampedCommand>;
   /** Stores a snapshot and drops all but the latest two. */
   saveSnapshot(snapshot: Snapshot): void;

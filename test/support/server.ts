@@ -17,7 +17,7 @@ export interface TestServer {
 /** A real Bourse on port 0 with a fresh data directory and the demo data. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.BOURSE_DATA ?? mkdtempSync(path.join(tmpdir(), 'bourse-test-'));
-  const server = await startServer({ PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', ...env });
+  const server = await startServer({ PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0', ...env });
   const adminToken = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
   return {

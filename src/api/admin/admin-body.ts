@@ -1,3 +1,4 @@
+import { parseDecimal } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 
 /** A JSON request body of the operator API, with readers that answer operator.md's errors. */
@@ -41,9 +42,9 @@ export class AdminBody {
   decimal(name: string, required = false): string | undefined {
     const value = this.raw(name, required);
     if (value === undefined) return undefined;
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return String(value);
-    throw new BourseError('ILLEGAL_CHARS', [name, 'a decimal string']);
+    const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+    if (text === undefined || parseDecimal(text) === null) throw new BourseError('ILLEGAL_CHARS', [name, 'a decimal string']);
+    return text;
   }
 
   /** A non-negative integer id or count: a JSON number or a string of digits. */

@@ -28,7 +28,7 @@ interface AdminRequest {
 
 type AdminHandler = (request: AdminRequest) => Promise<unknown> | unknown;
 
-const RATE_LIMIT_KEYS = ['requestWeightPerMinute', 'ordersPerSecond', 'ordersPerDay', 'banStrikes', 'banBaseMs', 'banMaxMs'] as const;
+const RATE_LIMIT_KEYS = ['requestWeightPerMinute', 'ordersPerSecond', 'ordersPerDay', 'banStrikes', 'banBaseMs', 'banMaxMs', 'listenKeyTtlMs'] as const;
 const CORE_COUNT_KEYS = ['maxOpenOrdersPerSymbol', 'maxOpenOrdersPerAccount'] as const;
 const CORE_RATE_KEYS = ['defaultMakerFeeRate', 'defaultTakerFeeRate'] as const;
 const SYMBOL_STATUSES: readonly SymbolStatus[] = ['TRADING', 'HALT', 'BREAK'];

@@ -12,6 +12,8 @@ export interface RateLimitConfig {
   banStrikes: number;
   banBaseMs: number;
   banMaxMs: number;
+  /** Validity of a user data stream listenKey without keepalive (area A §3.5); kept with the other run-time settings. */
+  listenKeyTtlMs: number;
 }
 
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimitConfig> = {
@@ -21,6 +23,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimitConfig> = {
   banStrikes: 20,
   banBaseMs: 120_000,
   banMaxMs: 259_200_000,
+  listenKeyTtlMs: 3_600_000,
 };
 
 export type WeightCharge =

@@ -53,13 +53,17 @@ export function findSignature(rawQuery: string, rawBody: string, bodyIsJson: boo
 }
 
 /** True when `signatureHex` (either case) is the HMAC-SHA256 of one of `candidates` under `secret`. */
+/**
+ * True when the signature is the HMAC of one candidate. Candidates are byte strings (one character
+ * per byte, latin1), so the HMAC covers the bytes exactly as sent, even bytes that are not UTF-8.
+ */
 export function verifySignature(secret: string, candidates: readonly string[], signatureHex: string): boolean {
   const given = Buffer.from(signatureHex.toLowerCase(), 'utf8');
   if (given.length !== HEX_DIGEST_LENGTH) return false;
   let matched = false;
   // Every candidate is checked, so the time taken does not say which one matched.
   for (const candidate of candidates) {
-    const expected = Buffer.from(createHmac('sha256', Buffer.from(secret, 'ascii')).update(candidate, 'utf8').digest('hex'), 'utf8');
+    const expected = Buffer.from(createHmac('sha256', Buffer.from(secret, 'ascii')).update(candidate, 'latin1').digest('hex'), 'utf8');
     if (timingSafeEqual(expected, given)) matched = true;
   }
   return matched;

@@ -4,15 +4,21 @@ import { normalizePeerAddress } from '../auth/ip-whitelist.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { endpointPaths, type Endpoint, type RequestContext } from '../endpoint.js';
 import { toBourseError } from '../http-errors.js';
-import { bodyKind, parseRawParams, Params } from '../params.js';
+import { bodyKind, parseLenientParams, parseRawParams, readLong, type Params } from '../params.js';
 
-/** Body and query exactly as the client sent them: signatures are over these bytes (§1.6). */
-export function rawParts(request: FastifyRequest): { rawQuery: string; rawBody: string } {
+/** area A §1.7: recvWindow 1–60000 wherever it is sent. */
+const MAX_RECV_WINDOW_MS = 60_000;
+
+/**
+ * Query and body exactly as the client sent them: `rawBodyBytes` is the body one character per
+ * byte (signatures are over these bytes, area A §1.6), `rawBody` its UTF-8 reading for parameters.
+ */
+export function rawParts(request: FastifyRequest): { rawQuery: string; rawBody: string; rawBodyBytes: string } {
   const url = request.raw.url ?? '';
   const question = url.indexOf('?');
   const rawQuery = question < 0 ? '' : url.slice(question + 1);
-  const rawBody = typeof request.body === 'string' ? request.body : '';
-  return { rawQuery, rawBody };
+  const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+  return { rawQuery, rawBody: body.toString('utf8'), rawBodyBytes: body.toString('latin1') };
 }
 
 export function sendJson(reply: FastifyReply, status: number, headers: Record<string, string>, body: unknown): FastifyReply {
@@ -32,21 +38,28 @@ export function registerSpotRoutes(app: FastifyInstance, endpoints: readonly End
       const headers: Record<string, string> = {};
       const ip = normalizePeerAddress(request.socket.remoteAddress ?? '');
       try {
-        const { rawQuery, rawBody } = rawParts(request);
+        const { rawQuery, rawBody, rawBodyBytes } = rawParts(request);
         const contentType = request.headers['content-type'];
-        // A malformed parameter list is answered at the parameter step of §1.8, after the key checks.
+        // A malformed parameter list is answered at the parameter step of §1.8, after the key and
+        // signature checks, which read what can be read of it.
         let params: Params;
         let paramsError: unknown;
-        let bodyIsJson = false;
         try {
-          bodyIsJson = bodyKind(rawBody, contentType) === 'json';
           params = parseRawParams(rawQuery, rawBody, contentType);
         } catch (error) {
           paramsError = error;
-          params = new Params(new Map());
+          params = parseLenientParams(rawQuery, rawBody, contentType);
         }
-        const key = auth.authorize(endpoint, { rawQuery, rawBody, bodyIsJson, params, headers: request.headers, ip }, headers);
+        let bodyIsJson = false;
+        try {
+          bodyIsJson = bodyKind(rawBody, contentType) === 'json';
+        } catch {
+          bodyIsJson = false;
+        }
+        const incoming = { rawQuery, rawBody: rawBodyBytes, bodyIsJson, params, headers: request.headers, ip };
+        const key = auth.authorize(endpoint, incoming, headers);
         if (paramsError !== undefined) throw paramsError;
+        if (endpoint.security !== 'NONE') readLong(params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
         const ctx: RequestContext = { params, exchange, key, ip, headers };
         const result = await endpoint.handler(ctx);
         headers['X-BH-USED-WEIGHT-1M'] ??= String(auth.limiter.usedWeight(`ip:${ip}`));

@@ -1,0 +1,156 @@
+/**
+ * Journal throughput: commands/s through Sequencer + SqliteStore with every reply released only
+ * after its batch commit, and the submit-to-reply latency, for synchronous=NORMAL and FULL.
+ * 256 clients in a closed loop each place a resting limit order, await the reply, place the next.
+ *
+ *   node --import tsx bench/journal.ts
+ *
+ * BENCH_JOURNAL_COMMANDS (default 200000) commands in all; BENCH_JOURNAL_ACCOUNTS (default 256, one
+ * per client) accounts place them. Fewer accounts touch fewer index pages per commit: each batch
+ * writes about one page per distinct account for each account-keyed index.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { DerivedRows, OrderRow, PlaceOrderCommand, StampedCommand } from '../src/core/types.js';
+import { Sequencer, type Applier } from '../src/exchange/sequencer.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+
+const CLIENTS = 256;
+
+export interface JournalBenchResult {
+  synchronous: 'NORMAL' | 'FULL';
+  commands: number;
+  commandsPerSecond: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  batchesAvg: number;
+}
+
+/** Stands in for the engine: every order rests untouched, deriving its one order row. */
+class RestingOrderApplier implements Applier {
+  private nextOrderId = 1;
+
+  apply(stamped: StampedCommand, rows: DerivedRows): OrderRow {
+    const command = stamped.command;
+    if (command.type !== 'placeOrder') throw new Error(`unexpected command ${command.type}`);
+    const orderId = this.nextOrderId++;
+    const order: OrderRow = {
+      orderId,
+      accountId: command.accountId,
+      symbol: command.symbol,
+      clientOrderId: command.clientOrderId ?? String(orderId),
+      side: command.side,
+      type: command.orderType,
+      timeInForce: command.timeInForce,
+      price: command.price ?? '0',
+      origQty: command.quantity,
+      executedQty: '0',
+      cummulativeQuoteQty: '0',
+      status: 'NEW',
+      time: stamped.ts,
+      updateTime: stamped.ts,
+    };
+    rows.orders.push(order);
+    return order;
+  }
+}
+
+function placeOrder(accounts: number, client: number, n: number): PlaceOrderCommand {
+  const buy = n % 2 === 0;
+  return {
+    type: 'placeOrder',
+    accountId: 1001 + (client % accounts),
+    symbol: 'BTCUSDT',
+    side: buy ? 'BUY' : 'SELL',
+    orderType: 'LIMIT',
+    timeInForce: 'GTC',
+    quantity: `0.${String(1 + (n % 997)).padStart(4, '0')}`,
+    price: buy ? `29${String(n % 1000).padStart(3, '0')}.5` : `31${String(n % 1000).padStart(3, '0')}.25`,
+    clientOrderId: `bench-${client}-${n}`,
+    timestamp: 1_700_000_000_000 + n,
+    recvWindow: 5000,
+  };
+}
+
+function percentile(sorted: Float64Array, fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+}
+
+export async function runJournalBench(
+  synchronous: 'NORMAL' | 'FULL',
+  total: number,
+  accounts: number,
+): Promise<JournalBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'bourse-bench-journal-'));
+  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous });
+  try {
+    let batches = 0;
+    const sequencer = new Sequencer({
+      store,
+      applier: new RestingOrderApplier(),
+      clock: Date.now,
+      onCommit: () => {
+        batches++;
+      },
+    });
+    const ackMs = new Float64Array(total);
+    let issued = 0;
+    const client = async (id: number): Promise<void> => {
+      let n = 0;
+      while (issued < total) {
+        const index = issued++;
+        const started = process.hrtime.bigint();
+        await sequencer.submit(placeOrder(accounts, id, n++));
+        ackMs[index] = Number(process.hrtime.bigint() - started) / 1e6;
+      }
+    };
+    const started = process.hrtime.bigint();
+    await Promise.all(Array.from({ length: CLIENTS }, (_, id) => client(id)));
+    await sequencer.close();
+    const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
+    ackMs.sort();
+    return {
+      synchronous,
+      commands: total,
+      commandsPerSecond: total / elapsedS,
+      ackP50Ms: percentile(ackMs, 0.5),
+      ackP99Ms: percentile(ackMs, 0.99),
+      batchesAvg: total / Math.max(1, batches),
+    };
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatJournalResult(r: JournalBenchResult): string {
+  return (
+    `journal synchronous=${r.synchronous}: ${Math.round(r.commandsPerSecond)} commands/s, ` +
+    `ack p50 ${r.ackP50Ms.toFixed(2)} ms, p99 ${r.ackP99Ms.toFixed(2)} ms, batches avg ${Math.round(r.batchesAvg)}`
+  );
+}
+
+function positiveEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be an integer ≥ 1: ${value}`);
+  return value;
+}
+
+export async function main(): Promise<JournalBenchResult[]> {
+  const total = positiveEnv('BENCH_JOURNAL_COMMANDS', 200_000);
+  const accounts = positiveEnv('BENCH_JOURNAL_ACCOUNTS', CLIENTS);
+  const results: JournalBenchResult[] = [];
+  for (const synchronous of ['NORMAL', 'FULL'] as const) {
+    const result = await runJournalBench(synchronous, total, accounts);
+    console.log(formatJournalResult(result));
+    results.push(result);
+  }
+  return results;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main();
+}

@@ -1,0 +1,284 @@
+/**
+ * Start-up time over a long journal (target: 1,000,000 journaled commands replayed in ≤ 3 s).
+ * Builds a journal by driving a real ExchangeCore and the SQLite store directly (catalogue, 1,000
+ * funded users, then the engine benchmark's seeded place/cancel/market mix), appended in batches of
+ * 4,096 with their derived rows as the sequencer does, with a snapshot at 90% of the commands. Then,
+ * each on a freshly opened store, times `recover` without the snapshot (the whole journal) and with
+ * it, and splits the full replay into its parts: SQLite reads, JSON.parse, and `apply` (engine,
+ * ledger and the derived rows it formats).
+ *
+ *   node --import tsx bench/replay.ts          (BENCH_REPLAY_COMMANDS=1000000)
+ *   node --cpu-prof --import tsx bench/replay.ts   for a profile of the same
+ */
+
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { formatUnits } from '../src/core/decimal.js';
+import { BourseError } from '../src/core/errors.js';
+import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand } from '../src/core/types.js';
+import { ExchangeCore } from '../src/exchange/exchange-core.js';
+import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
+import { recover, takeSnapshot } from '../src/exchange/recovery.js';
+import { hashState, restoreCore, stateHash } from '../src/exchange/snapshot.js';
+import type { Store } from '../src/store/store.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { elapsedNs, formatCount, formatRate } from './stats.js';
+import { CANCEL, generateStream, LIMIT, type BenchStream } from './stream.js';
+
+const DEFAULT_COMMANDS = 1_000_000;
+const TARGET_SECONDS_PER_MILLION = 3;
+const SEED = 20_240_602;
+const ACCOUNTS = 1_000;
+const TARGET_DEPTH = 10_000;
+/** The sequencer's largest batch: one transaction and one DerivedRows per batch. */
+const BATCH = 4096;
+const SNAPSHOT_FRACTION = 0.9;
+/** The stream is longer than the journal needs: the core refuses a few of its commands. */
+const STREAM_MARGIN = 1.1;
+const BASE_ASSET = 'BENCH';
+const QUOTE_ASSET = 'USDT';
+const SYMBOL = 'BENCHUSDT';
+const TICK_DECIMALS = 2;
+const FIRST_TS = 1_700_000_000_000;
+
+export interface ReplayTiming {
+  seconds: number;
+  /** Garbage collection pauses within `seconds`. */
+  gcSeconds: number;
+  snapshotSeq: number;
+  replayed: number;
+  commandsPerSecond: number;
+}
+
+export interface ReplayBenchResult {
+  commands: number;
+  buildSeconds: number;
+  databaseBytes: number;
+  snapshotBytes: number;
+  full: ReplayTiming;
+  fromSnapshot: ReplayTiming;
+  /** Parts of a recovery, each timed alone. */
+  parts: { sqliteReadSeconds: number; readAndParseSeconds: number; applySeconds: number; snapshotLoadSeconds: number };
+  /** Full replay within the target. */
+  targetMet: boolean;
+  /** Snapshot plus the replay after it within the target. */
+  snapshotTargetMet: boolean;
+}
+
+function setupCommands(): Command[] {
+  const commands: Command[] = [];
+  for (const asset of [BASE_ASSET, QUOTE_ASSET]) {
+    commands.push({ type: 'addAsset', asset, precision: 8, kind: 'crypto', fullName: asset, chains: [], withdrawFee: '0', minWithdraw: '0', allowDeposit: true, allowWithdraw: true });
+  }
+  commands.push({
+    type: 'addSymbol',
+    symbol: SYMBOL,
+    baseAsset: BASE_ASSET,
+    quoteAsset: QUOTE_ASSET,
+    tickSize: '0.01',
+    stepSize: '1',
+    minPrice: '0.01',
+    maxPrice: '10000000',
+    minQty: '1',
+    maxQty: '1000000',
+    minNotional: '1',
+  });
+  for (let a = 0; a < ACCOUNTS; a++) {
+    // createUser gives account ids 1, 2, … in order; the deposits name them.
+    commands.push({ type: 'createUser', email: `bench${a}@example.com`, userType: 'user' });
+    commands.push({ type: 'deposit', accountId: a + 1, asset: BASE_ASSET, amount: '1000000000', txId: `bench-${a}-base` });
+    commands.push({ type: 'deposit', accountId: a + 1, asset: QUOTE_ASSET, amount: '1000000000000', txId: `bench-${a}-quote` });
+  }
+  return commands;
+}
+
+/** Command i of the stream as a client would have sent it; cancels name the core's id of the order. */
+function streamCommand(stream: BenchStream, i: number, coreOrderIds: Int32Array, ts: number): Command {
+  const accountId = stream.account[i] + 1;
+  const kind = stream.kind[i];
+  if (kind === CANCEL) return { type: 'cancelOrder', accountId, orderId: coreOrderIds[stream.orderId[i]] };
+  const side = stream.isBuy[i] === 1 ? 'BUY' : 'SELL';
+  if (kind === LIMIT) {
+    const price = formatUnits(BigInt(stream.priceTicks[i]), TICK_DECIMALS);
+    return { type: 'placeOrder', accountId, symbol: SYMBOL, side, orderType: 'LIMIT', timeInForce: 'GTC', quantity: String(stream.lots[i]), price, timestamp: ts, recvWindow: 5000 };
+  }
+  // A MARKET BUY spends what the same lots cost on the stream's reference book (area A §4.3).
+  const quantity = side === 'BUY' ? formatUnits(BigInt(stream.marketBuyTickLots[i]), TICK_DECIMALS) : String(stream.lots[i]);
+  return { type: 'placeOrder', accountId, symbol: SYMBOL, side, orderType: 'MARKET', timeInForce: 'GTC', quantity, timestamp: ts };
+}
+
+/** Journals `commands` accepted commands; returns the state hash at the end. */
+function buildJournal(store: Store, commands: number): string {
+  const core = new ExchangeCore();
+  const snapshotSeq = Math.floor(commands * SNAPSHOT_FRACTION);
+  let batch: StampedCommand[] = [];
+  let rows: DerivedRows = emptyDerivedRows();
+  const flush = (): void => {
+    store.appendBatch(batch, rows);
+    batch = [];
+    rows = emptyDerivedRows();
+  };
+  const journal = (command: Command, ts: number): unknown => {
+    const stamped: StampedCommand = { seq: core.lastSeq + 1, ts, command };
+    const marks = [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length];
+    try {
+      const result = core.apply(stamped, rows);
+      batch.push(stamped);
+      if (core.lastSeq === snapshotSeq) {
+        flush();
+        takeSnapshot(core, store);
+      } else if (batch.length === BATCH) {
+        flush();
+      }
+      return result;
+    } catch (error) {
+      if (!(error instanceof BourseError)) throw error;
+      // Refused commands are not journaled and leave no rows, as in the sequencer.
+      [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length] = marks;
+      return undefined;
+    }
+  };
+
+  for (const command of setupCommands()) journal(command, FIRST_TS);
+  const measured = Math.ceil(((commands - core.lastSeq) * STREAM_MARGIN) / 2);
+  const stream = generateStream({ label: 'replay', shape: 'mix', seed: SEED, targetDepth: TARGET_DEPTH, warmup: 0, measured, accounts: ACCOUNTS });
+  const coreOrderIds = new Int32Array(stream.maxOrderId + 1);
+  for (let i = 0; i < stream.length && core.lastSeq < commands; i++) {
+    const ts = FIRST_TS + i;
+    const result = journal(streamCommand(stream, i, coreOrderIds, ts), ts);
+    if (stream.kind[i] !== CANCEL && result !== undefined) coreOrderIds[stream.orderId[i]] = (result as PlaceOrderResult).order.orderId;
+  }
+  if (core.lastSeq < commands) throw new Error(`the stream ran out at ${core.lastSeq} journaled commands`);
+  if (batch.length > 0) flush();
+  return stateHash(core);
+}
+
+function timed<T>(work: () => T): { value: T; seconds: number } {
+  const started = process.hrtime.bigint();
+  const value = work();
+  return { value, seconds: elapsedNs(started) / 1e9 };
+}
+
+/** `timed`, plus the garbage collection pauses the work caused. */
+async function timedWithGc<T>(work: () => T): Promise<{ value: T; seconds: number; gcSeconds: number }> {
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const result = timed(work);
+  // GC entries are queued during the work and handed over after it.
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const entry of observer.takeRecords()) gcMs += entry.duration;
+  observer.disconnect();
+  return { ...result, gcSeconds: gcMs / 1000 };
+}
+
+/** `recover` on a freshly opened store, checked against the state the journal was built to. */
+async function timeRecovery(path: string, expectedHash: string, ignoreSnapshots: boolean): Promise<ReplayTiming> {
+  const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+  try {
+    const { value, seconds, gcSeconds } = await timedWithGc(() => recover(store, { ignoreSnapshots }));
+    const hash = stateHash(value.core);
+    if (hash !== expectedHash) throw new Error(`replay reached state ${hash}, the journal was built to ${expectedHash}`);
+    return { seconds, gcSeconds, snapshotSeq: value.snapshotSeq, replayed: value.replayed, commandsPerSecond: value.replayed / seconds };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The parts of a recovery: journal rows out of SQLite alone; then with JSON.parse (the store's
+ * reader); `apply` on commands already in memory; loading the snapshot (read, parse, rebuild, hash).
+ */
+function timeParts(path: string): ReplayBenchResult['parts'] {
+  const db = new Database(path, { readonly: true });
+  let bytes = 0;
+  const sqliteRead = timed(() => {
+    for (const row of db.prepare<[], { seq: number; ts: number; type: string; payload: string }>('SELECT seq, ts, type, payload FROM journal ORDER BY seq').iterate()) {
+      bytes += row.payload.length;
+    }
+  });
+  db.close();
+  if (bytes === 0) throw new Error('empty journal');
+
+  const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+  try {
+    const readAndParse = timed(() => [...store.readJournal(0)]);
+    const commands = readAndParse.value;
+    const core = new ExchangeCore();
+    const apply = timed(() => {
+      let rows = emptyDerivedRows();
+      for (let i = 0; i < commands.length; i++) {
+        core.apply(commands[i], rows);
+        if ((i + 1) % BATCH === 0) rows = emptyDerivedRows();
+      }
+    });
+    const snapshotLoad = timed(() => {
+      const snapshot = store.loadLatestSnapshot();
+      if (snapshot === undefined) throw new Error('no snapshot');
+      if (hashState(snapshot.state) !== snapshot.hash || stateHash(restoreCore(snapshot.state)) !== snapshot.hash) throw new Error('snapshot hash mismatch');
+    });
+    return {
+      sqliteReadSeconds: sqliteRead.seconds,
+      readAndParseSeconds: readAndParse.seconds,
+      applySeconds: apply.seconds,
+      snapshotLoadSeconds: snapshotLoad.seconds,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+function timingLine(label: string, t: ReplayTiming): string {
+  // With a snapshot the time includes loading it, so a rate would mislead.
+  const replay = t.snapshotSeq === 0 ? `no snapshot, replayed ${formatCount(t.replayed)} at ${formatRate(t.commandsPerSecond)}` : `snapshot at ${formatCount(t.snapshotSeq)}, replayed ${formatCount(t.replayed)}`;
+  return `${label}: ${t.seconds.toFixed(2)} s (${replay}; GC ${t.gcSeconds.toFixed(2)} s)`;
+}
+
+export async function main(): Promise<ReplayBenchResult> {
+  const commands = Number(process.env.BENCH_REPLAY_COMMANDS ?? DEFAULT_COMMANDS);
+  if (!Number.isSafeInteger(commands) || commands < 10_000) throw new RangeError(`BENCH_REPLAY_COMMANDS must be an integer ≥ 10000: ${commands}`);
+  const dir = mkdtempSync(join(tmpdir(), 'bourse-replay-'));
+  const path = join(dir, 'bourse.db');
+  try {
+    const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+    const build = timed(() => buildJournal(store, commands));
+    const snapshotBytes = store.loadLatestSnapshot()?.state.length ?? 0;
+    store.close();
+    const databaseBytes = statSync(path).size;
+    console.log(
+      `journal: ${formatCount(commands)} commands built in ${build.seconds.toFixed(1)} s; database ${(databaseBytes / 2 ** 20).toFixed(0)} MiB,` +
+        ` snapshot at ${formatCount(Math.floor(commands * SNAPSHOT_FRACTION))} ${(snapshotBytes / 2 ** 20).toFixed(1)} MiB`,
+    );
+
+    const full = await timeRecovery(path, build.value, true);
+    const fromSnapshot = await timeRecovery(path, build.value, false);
+    const parts = timeParts(path);
+    const targetSeconds = (TARGET_SECONDS_PER_MILLION * commands) / 1_000_000;
+    const targetMet = full.seconds <= targetSeconds;
+    const snapshotTargetMet = fromSnapshot.seconds <= targetSeconds;
+    console.log(timingLine('recover, full replay  ', full));
+    console.log(timingLine('recover, from snapshot', fromSnapshot));
+    console.log(
+      `parts: SQLite read ${parts.sqliteReadSeconds.toFixed(2)} s, + JSON.parse ${(parts.readAndParseSeconds - parts.sqliteReadSeconds).toFixed(2)} s,` +
+        ` apply (engine, ledger, derived rows) ${parts.applySeconds.toFixed(2)} s; snapshot load ${parts.snapshotLoadSeconds.toFixed(2)} s`,
+    );
+    const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+    console.log(
+      `target: start-up over ${formatCount(commands)} journaled commands ≤ ${targetSeconds.toFixed(1)} s:` +
+        ` full replay ${verdict(targetMet)} (${full.seconds.toFixed(2)} s), from the snapshot ${verdict(snapshotTargetMet)} (${fromSnapshot.seconds.toFixed(2)} s)`,
+    );
+    return { commands, buildSeconds: build.seconds, databaseBytes, snapshotBytes, full, fromSnapshot, parts, targetMet, snapshotTargetMet };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await main();
+}

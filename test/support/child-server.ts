@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { DemoCredentials } from '../../src/demo/demo-data.js';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** A start on a loaded machine: tsx compiles, modules load, the journal replays. */
+const START_TIMEOUT_MS = 30_000;
+/** A drain finishes in-flight requests and writes one snapshot: seconds at most. */
+const EXIT_TIMEOUT_MS = 15_000;
+/** Lines of stderr kept to explain a failed start. */
+const STDERR_TAIL_LINES = 40;
+
+/** One pino line of the child's log (request lines are dropped: there are thousands under load). */
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ChildServerOptions {
+  /** Kept between starts: restarting on the same directory is the point. */
+  dataDir: string;
+  /** Extra environment (BOURSE_SNAPSHOT_EVERY, BOURSE_SYNCHRONOUS, …). */
+  env?: Record<string, string>;
+}
+
+export interface ChildServer {
+  url: string;
+  adminToken: string;
+  demo: DemoCredentials;
+  /** Milliseconds from spawn to `/health` answering. */
+  startMs: number;
+  /**
+   * Sends `signal` (nothing once exited) and waits for the exit and the end of its output; past
+   * EXIT_TIMEOUT_MS the process is killed with SIGKILL and the promise rejects, so a hung shutdown
+   * fails fast and leaves nothing behind.
+   */
+  kill(signal: NodeJS.Signals): Promise<ChildExit>;
+  /** The first log line with this `msg`. */
+  logLine(msg: string): LogLine | undefined;
+}
+
+/** The environment of the parent minus anything that would configure Bourse behind the test's back. */
+function childEnv(options: ChildServerOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('BOURSE_') && name !== 'PORT' && name !== 'HOST' && name !== 'LOG_LEVEL') env[name] = value;
+  }
+  return { ...env, BOURSE_DATA: options.dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0', ...options.env };
+}
+
+function parseLogLine(text: string): LogLine | undefined {
+  // Request lines are skipped before parsing: under load they are nearly all of the output.
+  if (!text.startsWith('{') || text.includes('"reqId"')) return undefined;
+  try {
+    const line = JSON.parse(text) as unknown;
+    if (typeof line === 'object' && line !== null && typeof (line as LogLine).msg === 'string') return line as LogLine;
+  } catch {
+    // A plain-text line (the admin token notice, "SIGTERM: draining").
+  }
+  return undefined;
+}
+
+/**
+ * Runs `node --import tsx src/main.ts` as a real process on `dataDir` and a free port (PORT=0, the
+ * address read from the "Bourse is serving" log line); resolves once `/health` answers.
+ */
+export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  const startedAt = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: childEnv(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  const stderrTail: string[] = [];
+  // 'close' comes after the output is read to its end: the last log lines are in `logs` by then.
+  const exited = new Promise<ChildExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  let announceUrl: (url: string) => void = () => undefined;
+  const announced = new Promise<string>((resolve) => {
+    announceUrl = resolve;
+  });
+
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (text) => {
+    const line = parseLogLine(text);
+    if (line === undefined) return;
+    logs.push(line);
+    if (line.msg === 'Bourse is serving' && typeof line.url === 'string') announceUrl(line.url);
+  });
+  createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (text) => {
+    stderrTail.push(text);
+    if (stderrTail.length > STDERR_TAIL_LINES) stderrTail.shift();
+  });
+
+  const kill = async (signal: NodeJS.Signals): Promise<ChildExit> => {
+    if (child.exitCode !== null || child.signalCode !== null) return exited;
+    child.kill(signal);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`child server did not exit within ${EXIT_TIMEOUT_MS} ms of ${signal}`));
+      }, EXIT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([exited, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const failure = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`child server did not serve within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    void exited.then((exit) => reject(new Error(`child server exited before serving (${JSON.stringify(exit)}): ${stderrTail.join('\n')}`)));
+  });
+  // Once serving, the later exit must not surface as an unhandled rejection.
+  failure.catch(() => undefined);
+  const deadline = startedAt + START_TIMEOUT_MS;
+  try {
+    const url = await Promise.race([announced, failure]);
+    await Promise.race([waitForHealth(url, deadline), failure]);
+    const adminToken = readFileSync(path.join(options.dataDir, 'admin-token'), 'utf8').trim();
+    const demo = JSON.parse(readFileSync(path.join(options.dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+    return {
+      url,
+      adminToken,
+      demo,
+      startMs: performance.now() - startedAt,
+      kill,
+      logLine: (msg) => logs.find((line) => line.msg === msg),
+    };
+  } catch (error) {
+    await kill('SIGKILL');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The server logs its address after `listen`, so the first answer normally comes at once. */
+async function waitForHealth(url: string, deadline: number): Promise<void> {
+  while (performance.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {
+      // Not answering yet: the caller's timeout bounds this loop.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url}/health did not answer in time`);
+}
