@@ -56,6 +56,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   let fatal = false;
   const metrics = new Metrics(() => core);
   const market = new MarketData();
+  // Market read models are rebuilt from the committed trades; the books come from the core.
+  for (const trade of store.readTrades(0)) market.onTrades([trade]);
   const sequencer = new Sequencer({
     store,
     applier: core,

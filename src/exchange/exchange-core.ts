@@ -56,9 +56,9 @@ export class ExchangeCore {
   lastTs = 0;
 
   /** Applies one stamped command; throws a BourseError (state unchanged) to refuse it. */
-  apply(stamped: StampedCommand, rows: DerivedRows): unknown {
+  apply(stamped: StampedCommand, rows: DerivedRows, recordRows = true): unknown {
     if (stamped.seq !== this.lastSeq + 1) throw new Error(`command seq ${stamped.seq} after ${this.lastSeq}`);
-    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, touched: new Set() };
+    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, touched: new Set() };
     const result = this.dispatch(stamped.command, ctx);
     this.lastSeq = stamped.seq;
     this.lastTs = stamped.ts;
@@ -71,7 +71,7 @@ export class ExchangeCore {
    */
   check(command: Command, ts: number): void {
     if (command.type !== 'placeOrder') throw new Error('only orders can be checked');
-    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), touched: new Set() });
+    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Set() });
   }
 
   private dispatch(command: Command, ctx: PostingContext): unknown {

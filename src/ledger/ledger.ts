@@ -9,6 +9,8 @@ export interface PostingContext {
   seq: number;
   ts: number;
   rows: DerivedRows;
+  /** False while replaying the journal: the rows are in the store already, only state is rebuilt. */
+  recordRows: boolean;
   /** Accounts whose balances this command changed (for account update events). */
   touched: Set<number>;
 }
@@ -131,6 +133,10 @@ export class Ledger {
     }
     account.updateTime = ctx.ts;
     ctx.touched.add(account.accountId);
+    if (!ctx.recordRows) {
+      this.nextFlowId++;
+      return;
+    }
     const precision = this.asset(asset).precision;
     ctx.rows.flows.push({
       flowId: this.nextFlowId++,

@@ -119,6 +119,8 @@ export interface Store {
    * descending; neither: the most recent, descending.
    */
   listTrades(query: TradeQuery): TradeRow[];
+  /** Every trade once (its buyer's row), by trade id, after `afterTradeId`: for rebuilding market data. */
+  readTrades(afterTradeId: number, pageSize?: number): Iterable<TradeRow>;
   /** Only endFlowId: the first `limit` above it; otherwise the newest `limit`; oldest first. */
   listFlows(query: FlowQuery): FlowRow[];
   /** fromId: the first `limit` above it; otherwise the newest `limit`; oldest first. */

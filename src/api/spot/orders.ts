@@ -102,7 +102,8 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
   const history = ctx.exchange.history;
   const accountId = accountIdOf(ctx);
   const byId = orderId === undefined ? undefined : history.getOrder(accountId, orderId);
-  const byClient = clientOrderId === undefined ? undefined : history.getOrderByClientId(accountId, clientOrderId);
+  const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.clientOrderIds.get(accountId)?.get(clientOrderId);
+  const byClient = orderIdOfClientId === undefined ? undefined : history.getOrder(accountId, orderIdOfClientId);
   const found = orderId !== undefined ? byId : byClient;
   if (found === undefined || (orderId !== undefined && clientOrderId !== undefined && byClient?.orderId !== found.orderId)) {
     throw new BourseError('ORDER_NOT_FOUND');

@@ -97,6 +97,12 @@ export class ReadModel {
     return this.all<OrderRow>(sql, [...where.values, checkLimit(query.limit)]).reverse();
   }
 
+  /** The buyer's row of each trade with an id above `afterTradeId`, by id: one row per trade, all symbols. */
+  tradesAfter(afterTradeId: number, limit: number): TradeRow[] {
+    const sql = `SELECT ${TRADE_SELECT} FROM trades WHERE trade_id > ? AND is_buyer = 1 ORDER BY trade_id LIMIT ?`;
+    return this.all<StoredTrade>(sql, [afterTradeId, checkLimit(limit)]).map(tradeFromStored);
+  }
+
   listTrades(query: TradeQuery): TradeRow[] {
     const where = new Where()
       .when('account_id = ?', query.accountId)

@@ -125,6 +125,16 @@ export class SqliteStore implements Store {
     return this.readModel.listOrders(query);
   }
 
+  *readTrades(afterTradeId: number, pageSize = 5000): Iterable<TradeRow> {
+    let after = afterTradeId;
+    while (true) {
+      const page = this.readModel.tradesAfter(after, pageSize);
+      yield* page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1].tradeId;
+    }
+  }
+
   listTrades(query: TradeQuery): TradeRow[] {
     return this.readModel.listTrades(query);
   }

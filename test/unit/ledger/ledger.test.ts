@@ -20,7 +20,7 @@ function ledgerWithBtc(): Ledger {
 }
 
 function context(seq = 7, ts = 1_700_000_000_123): PostingContext {
-  return { seq, ts, rows: emptyDerivedRows(), touched: new Set() };
+  return { seq, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Set() };
 }
 
 describe('Ledger accounts', () => {

@@ -334,6 +334,7 @@ describe('SqliteStore on a file', () => {
       expect(reader.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(reader.prepare('SELECT version, name FROM schema_version').all()).toEqual([
         { version: 1, name: 'journal, read models, snapshots' },
+        { version: 2, name: 'drop orders_by_client_id' },
       ]);
     } finally {
       reader.close();
@@ -348,7 +349,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (1)',
+      'database schema version 99 is newer than this server knows (2)',
     );
   });
 });
