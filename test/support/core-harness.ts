@@ -2,68 +2,22 @@ import { formatUnits } from '../../src/core/decimal.js';
 import { BourseError } from '../../src/core/errors.js';
 import {
   emptyDerivedRows,
-  type AddAssetCommand,
-  type AddSymbolCommand,
   type Command,
   type DerivedRows,
   type PlaceOrderCommand,
   type Side,
   type StampedCommand,
 } from '../../src/core/types.js';
+import { DEMO_ASSETS, DEMO_SYMBOLS } from '../../src/demo/demo-catalogue.js';
 import { ExchangeCore } from '../../src/exchange/exchange-core.js';
 import type { PlaceOrderResult } from '../../src/exchange/order-commands.js';
 
 /** Time of the first command a harness stamps (ms). */
 export const T0 = 1_700_000_000_000;
 
-function asset(name: string, kind: 'crypto' | 'fiat', chains: string[], withdrawFee: string, minWithdraw: string): AddAssetCommand {
-  return {
-    type: 'addAsset',
-    asset: name,
-    precision: 8,
-    kind,
-    fullName: name,
-    chains,
-    withdrawFee,
-    minWithdraw,
-    allowDeposit: true,
-    allowWithdraw: kind === 'crypto',
-  };
-}
-
-function symbol(name: string, base: string, quote: string, tickSize: string, stepSize: string, minNotional: string, maxPrice: string, maxQty: string): AddSymbolCommand {
-  return {
-    type: 'addSymbol',
-    symbol: name,
-    baseAsset: base,
-    quoteAsset: quote,
-    tickSize,
-    stepSize,
-    minPrice: tickSize,
-    maxPrice,
-    minQty: stepSize,
-    maxQty,
-    minNotional,
-  };
-}
-
 /** The demo catalogue of area A §10: every asset at precision 8, the seven demo symbols. */
 export function demoCatalogue(): Command[] {
-  return [
-    asset('BTC', 'crypto', ['BTC'], '0.0005', '0.001'),
-    asset('ETH', 'crypto', ['ETH'], '0.005', '0.01'),
-    asset('USDT', 'crypto', ['TRC20', 'ERC20', 'BEP20', 'POL'], '1', '10'),
-    asset('MXN', 'fiat', [], '0', '0'),
-    asset('USD', 'fiat', [], '0', '0'),
-    asset('EUR', 'fiat', [], '0', '0'),
-    symbol('BTCUSDT', 'BTC', 'USDT', '0.01', '0.000001', '1', '10000000', '1000'),
-    symbol('ETHUSDT', 'ETH', 'USDT', '0.01', '0.0001', '1', '1000000', '10000'),
-    symbol('ETHBTC', 'ETH', 'BTC', '0.00001', '0.001', '0.0001', '1000', '10000'),
-    symbol('USDTMXN', 'USDT', 'MXN', '0.0001', '0.01', '10', '10000', '10000000'),
-    symbol('BTCMXN', 'BTC', 'MXN', '0.01', '0.000001', '10', '100000000', '1000'),
-    symbol('USDTUSD', 'USDT', 'USD', '0.0001', '0.01', '1', '100', '10000000'),
-    symbol('USDTEUR', 'USDT', 'EUR', '0.0001', '0.01', '1', '100', '10000000'),
-  ];
+  return [...DEMO_ASSETS, ...DEMO_SYMBOLS];
 }
 
 /** A LIMIT order command (GTC unless `extra` says otherwise). */
