@@ -73,21 +73,19 @@ export function unitsToAtto(units: bigint, scale: number): bigint {
 
 /** Canonical decimal text (area A §1.4) of `units` scaled by 10^scale: no trailing zeros, "0" for zero. */
 export function formatUnits(units: bigint, scale: number): string {
+  if (scale < 0 || scale >= POWERS_OF_TEN.length) throw new RangeError(`formatUnits scale out of range: ${scale}`);
   const negative = units < 0n;
-  const magnitude = negative ? -units : units;
-  let text: string;
-  if (scale === 0) {
-    text = magnitude.toString();
-  } else {
-    const divisor = pow10(scale);
-    const whole = magnitude / divisor;
-    let fraction = (magnitude % divisor).toString().padStart(scale, '0');
-    let end = fraction.length;
-    while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
-    fraction = fraction.slice(0, end);
-    text = fraction.length > 0 ? `${whole}.${fraction}` : whole.toString();
+  // String slicing instead of bigint division: this runs for every row the ledger writes.
+  let digits = (negative ? -units : units).toString();
+  if (digits === '0') return '0';
+  if (scale > 0) {
+    if (digits.length <= scale) digits = digits.padStart(scale + 1, '0');
+    const point = digits.length - scale;
+    let end = digits.length;
+    while (end > point && digits.charCodeAt(end - 1) === 48) end--;
+    digits = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
   }
-  return negative && magnitude !== 0n ? `-${text}` : text;
+  return negative ? `-${digits}` : digits;
 }
 
 /** Canonical decimal text of an atto value. */

@@ -83,7 +83,11 @@ export class BourseError extends Error {
     let index = 0;
     let msg: string = spec.msg.replace(/%s/g, () => String(args[index++] ?? ''));
     if (detail !== undefined) msg = `${msg} ${detail}`;
+    // A refusal is an answer, not a fault: no stack trace to capture (it dominated refused requests).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(msg);
+    Error.stackTraceLimit = stackTraceLimit;
     this.code = spec.code;
     this.http = spec.http;
     this.errorName = name;

@@ -46,16 +46,31 @@ function flowRecord(row: FlowRow): Record<string, unknown> {
   };
 }
 
-/** The main account of the user an A22 address belongs to, if any. */
+interface AddressBook {
+  accounts: number;
+  assets: number;
+  owners: Map<string, number>;
+}
+
+/** A22 addresses → account ids, rebuilt only when accounts or assets were added. */
+const addressBooks = new WeakMap<object, AddressBook>();
+
+/** The account an A22 address belongs to (main or sub-account), if any. */
 function accountOfAddress(ctx: RequestContext, address: string): Account | undefined {
   const ledger = ctx.exchange.core.ledger;
-  for (const account of ledger.accounts.values()) {
-    if (account.accountIndex !== 0) continue;
-    for (const asset of ledger.assets.values()) {
-      for (const chain of asset.chains) if (depositAddress(account.accountId, asset.asset, chain) === address) return account;
+  let book = addressBooks.get(ledger);
+  if (book === undefined || book.accounts !== ledger.accounts.size || book.assets !== ledger.assets.size) {
+    const owners = new Map<string, number>();
+    for (const account of ledger.accounts.values()) {
+      for (const asset of ledger.assets.values()) {
+        for (const chain of asset.chains) owners.set(depositAddress(account.accountId, asset.asset, chain), account.accountId);
+      }
     }
+    book = { accounts: ledger.accounts.size, assets: ledger.assets.size, owners };
+    addressBooks.set(ledger, book);
   }
-  return undefined;
+  const accountId = book.owners.get(address);
+  return accountId === undefined ? undefined : ledger.accounts.get(accountId);
 }
 
 export function subAccountEndpoints(): Endpoint[] {
