@@ -49,7 +49,14 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
 
   const store = openSqliteStore({ path: path.join(config.dataDir, 'bourse.db'), synchronous: config.synchronous });
   const started = process.hrtime.bigint();
-  const { core, snapshotSeq, replayed } = recover(store);
+  let recovered: ReturnType<typeof recover>;
+  try {
+    recovered = recover(store);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const { core, snapshotSeq, replayed } = recovered;
   logger.info({ snapshotSeq, replayed, seq: core.lastSeq, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'state recovered');
 
   let lastSnapshotSeq = snapshotSeq;

@@ -101,15 +101,17 @@ function ticker24h(ctx: RequestContext, state: SymbolState, now: number): Record
   };
 }
 
+/** A5 `limit`: default 100; 0 is the seed's "a lot of data" (1000); over 1000 is clamped (§3.0). */
 function depthLimit(params: Params): number {
-  const limit = readInt(params, 'limit', { max: MAX_DEPTH_LEVELS });
-  return limit === undefined ? 100 : limit === 0 ? MAX_DEPTH_LEVELS : limit;
+  const limit = readInt(params, 'limit');
+  if (limit === undefined) return 100;
+  return limit === 0 ? MAX_DEPTH_LEVELS : Math.min(limit, MAX_DEPTH_LEVELS);
 }
 
 /** A5's weight from the raw `limit`; a malformed one weighs 1 and fails at the parameter step. */
 function depthWeight(params: Params): number {
   const text = params.get('limit');
-  const limit = text !== undefined && /^[0-9]{1,4}$/.test(text) ? Number(text) : 100;
+  const limit = text !== undefined && /^[0-9]{1,10}$/.test(text) ? Number(text) : 100;
   if (limit === 0 || limit > 500) return 10;
   return limit > 100 ? 5 : 1;
 }
