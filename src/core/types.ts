@@ -324,15 +324,53 @@ export interface WithdrawalRow {
   updateTime: number;
 }
 
-/** Rows derived from the commands of one batch, written in the same transaction. */
+/** A fill as the order it belongs to saw it. */
+export interface FillFacts {
+  tradeId: number;
+  price: string;
+  qty: string;
+  commission: string;
+  commissionAsset: string;
+  isMaker: boolean;
+  matchOrderId: number;
+}
+
+/** What one step did to one order (acceptance, a fill, a cancel), in engine order: W1 `executionReport`. */
+export interface OrderEvent {
+  kind: 'order';
+  seq: number;
+  time: number;
+  accountId: number;
+  /** The order after the event. */
+  order: OrderRow;
+  fill?: FillFacts;
+}
+
+/** The assets whose free or locked balance one step changed in one account: W1 `outboundAccountInfo`. */
+export interface BalanceEvent {
+  kind: 'balance';
+  seq: number;
+  time: number;
+  accountId: number;
+  /** Free and locked of each changed asset right after the step, by asset name. */
+  balances: { asset: string; free: string; locked: string }[];
+}
+
+export type CoreEvent = OrderEvent | BalanceEvent;
+
+/**
+ * Rows derived from the commands of one batch, written in the same transaction; `events` are not
+ * stored: they feed the user data streams after the commit.
+ */
 export interface DerivedRows {
   orders: OrderRow[];
   trades: TradeRow[];
   flows: FlowRow[];
   deposits: DepositRow[];
   withdrawals: WithdrawalRow[];
+  events: CoreEvent[];
 }
 
 export function emptyDerivedRows(): DerivedRows {
-  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [] };
+  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [], events: [] };
 }

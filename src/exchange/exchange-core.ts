@@ -1,3 +1,4 @@
+import { formatUnits } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
 import { emptyDerivedRows, type Command, type DerivedRows, type Permission, type StampedCommand } from '../core/types.js';
 import type { OrderBook } from '../engine/order-book.js';
@@ -58,8 +59,20 @@ export class ExchangeCore {
   /** Applies one stamped command; throws a BourseError (state unchanged) to refuse it. */
   apply(stamped: StampedCommand, rows: DerivedRows, recordRows = true): unknown {
     if (stamped.seq !== this.lastSeq + 1) throw new Error(`command seq ${stamped.seq} after ${this.lastSeq}`);
-    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, touched: new Set() };
+    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, touched: new Map() };
     const result = this.dispatch(stamped.command, ctx);
+    if (recordRows) {
+      for (const [accountId, assets] of ctx.touched) {
+        const account = this.ledger.account(accountId);
+        const balances = [...assets].sort().map((asset) => {
+          // Read without creating: a replay (which records no events) must build the same state.
+          const balance = account.balances.get(asset) ?? { free: 0n, locked: 0n };
+          const precision = this.ledger.asset(asset).precision;
+          return { asset, free: formatUnits(balance.free, precision), locked: formatUnits(balance.locked, precision) };
+        });
+        rows.events.push({ kind: 'balance', seq: stamped.seq, time: stamped.ts, accountId, balances });
+      }
+    }
     this.lastSeq = stamped.seq;
     this.lastTs = stamped.ts;
     return result;
@@ -71,7 +84,7 @@ export class ExchangeCore {
    */
   check(command: Command, ts: number): void {
     if (command.type !== 'placeOrder') throw new Error('only orders can be checked');
-    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Set() });
+    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Map() });
   }
 
   private dispatch(command: Command, ctx: PostingContext): unknown {

@@ -2,7 +2,7 @@ import { formatUnits, parseDecimal } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
 import type { DepositCommand, SettleWithdrawalCommand, TransferCommand, WithdrawCommand, WithdrawalRow } from '../core/types.js';
 import type { AssetSpec } from '../ledger/asset.js';
-import type { PostingContext } from '../ledger/ledger.js';
+import { touch, type PostingContext } from '../ledger/ledger.js';
 import { positiveAtoms } from './amounts.js';
 import type { ExchangeCore } from './exchange-core.js';
 
@@ -83,7 +83,7 @@ function withdraw(core: ExchangeCore, cmd: WithdrawCommand, ctx: PostingContext)
   const feeAtoms = asset.withdrawFeeAtoms;
   if (core.ledger.free(account, asset.asset) < amountAtoms + feeAtoms) reject('INSUFFICIENT_BALANCE');
   core.ledger.lock(account, asset.asset, amountAtoms + feeAtoms);
-  ctx.touched.add(account.accountId);
+  touch(ctx, account.accountId, asset.asset);
   const withdrawalId = core.nextWithdrawalId++;
   const row: WithdrawalRow = {
     withdrawalId,
@@ -129,7 +129,7 @@ function settleWithdrawal(core: ExchangeCore, cmd: SettleWithdrawalCommand, ctx:
     withdrawal.row.txId = cmd.txId;
   } else {
     ledger.unlock(account, asset, withdrawal.amountAtoms + withdrawal.feeAtoms);
-    ctx.touched.add(account.accountId);
+    touch(ctx, account.accountId, asset);
     withdrawal.row.status = WITHDRAWAL_REJECTED;
   }
   withdrawal.row.updateTime = ctx.ts;

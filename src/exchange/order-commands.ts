@@ -1,10 +1,10 @@
 import { ATTO_ONE, attoToUnits, formatUnits, fractionDigits, parseDecimal } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
-import type { CancelOrderCommand, CancelOrdersCommand, OrderRow, PlaceOrderCommand, TimeInForce, TradeRow } from '../core/types.js';
+import type { CancelOrderCommand, CancelOrdersCommand, FillFacts, OrderRow, PlaceOrderCommand, TimeInForce, TradeRow } from '../core/types.js';
 import type { Fill, StopReason, Taker } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
-import type { PostingContext } from '../ledger/ledger.js';
+import { touch, type PostingContext } from '../ledger/ledger.js';
 import type { ExchangeCore, SymbolState } from './exchange-core.js';
 import { toOrderRow, type LiveOrder } from './live-order.js';
 
@@ -149,7 +149,9 @@ function execute(
   };
   core.ledger.lock(account, sized.lockAsset, sized.lockAtoms);
   // free → locked writes no flow row, but it is still a balance change the account must hear of.
-  ctx.touched.add(account.accountId);
+  touch(ctx, account.accountId, sized.lockAsset);
+  // W1: acceptance is always reported first, as NEW, even when the order then fills.
+  if (ctx.recordRows) pushOrderEvent(ctx, order, toOrderRow(order, spec));
 
   const fills: Fill[] = [];
   let stop: StopReason = 'empty';
@@ -172,6 +174,7 @@ function execute(
     if (view !== undefined) views.push(view);
   }
 
+  const reportedStatus = order.status;
   const rests = timeInForce === 'GTC' && !isMarket && stop !== 'self' && order.executedLots < order.origLots;
   if (rests) {
     order.status = order.executedLots > 0 ? 'PARTIALLY_FILLED' : 'NEW';
@@ -188,7 +191,12 @@ function execute(
   }
   const row = toOrderRow(order, spec);
   ctx.rows.orders.push(row);
+  if (ctx.recordRows && order.status !== reportedStatus) pushOrderEvent(ctx, order, row);
   return { order: row, fills: views };
+}
+
+function pushOrderEvent(ctx: PostingContext, order: LiveOrder, row: OrderRow, fill?: FillFacts): void {
+  ctx.rows.events.push({ kind: 'order', seq: ctx.seq, time: ctx.ts, accountId: order.accountId, order: row, fill });
 }
 
 /** Settles one fill: trade rows, balance postings with fees, and the maker's new state. */
@@ -236,9 +244,13 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
     retire(core, maker);
   }
   const tradeId = core.nextTradeId++;
+  // The taker's status as this fill leaves it; a MARKET BUY learns whether it is FILLED only at the end.
+  const takerComplete = taker.type !== 'MARKET' || taker.side === 'SELL' ? taker.executedLots === taker.origLots : false;
+  taker.status = takerComplete ? 'FILLED' : 'PARTIALLY_FILLED';
   // A replay rebuilds state only: its rows are in the store already.
   if (!ctx.recordRows) return undefined;
-  ctx.rows.orders.push(toOrderRow(maker, spec));
+  const makerRow = toOrderRow(maker, spec);
+  ctx.rows.orders.push(makerRow);
   const price = formatUnits(BigInt(fill.priceTicks) * spec.tickSizeAtto, 18);
   const qty = formatUnits(baseAtoms, spec.basePrecision);
   const quoteQty = formatUnits(quoteAtoms, spec.quotePrecision);
@@ -249,6 +261,20 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
     tradeRow(trade, buyerOrder, sellerOrder, buyerFeeText, spec.baseAsset, true, !takerIsBuyer),
     tradeRow(trade, sellerOrder, buyerOrder, sellerFeeText, spec.quoteAsset, false, takerIsBuyer),
   );
+  const makerFee = takerIsBuyer ? sellerFeeText : buyerFeeText;
+  const takerFee = takerIsBuyer ? buyerFeeText : sellerFeeText;
+  const makerAsset = takerIsBuyer ? spec.quoteAsset : spec.baseAsset;
+  const takerAsset = takerIsBuyer ? spec.baseAsset : spec.quoteAsset;
+  pushOrderEvent(ctx, maker, makerRow, { tradeId, price, qty, commission: makerFee, commissionAsset: makerAsset, isMaker: true, matchOrderId: taker.orderId });
+  pushOrderEvent(ctx, taker, toOrderRow(taker, spec), {
+    tradeId,
+    price,
+    qty,
+    commission: takerFee,
+    commissionAsset: takerAsset,
+    isMaker: false,
+    matchOrderId: maker.orderId,
+  });
   return {
     price,
     qty,
@@ -312,13 +338,14 @@ function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): 
   const account = core.ledger.account(order.accountId);
   const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
   core.ledger.unlock(account, lockAsset, order.lockedAtoms);
-  ctx.touched.add(account.accountId);
+  touch(ctx, account.accountId, lockAsset);
   order.lockedAtoms = 0n;
   order.status = 'CANCELED';
   order.updateTime = ctx.ts;
   retire(core, order);
   const row = toOrderRow(order, state.spec);
   ctx.rows.orders.push(row);
+  if (ctx.recordRows) pushOrderEvent(ctx, order, row);
   return row;
 }
 

@@ -11,13 +11,23 @@ export interface PostingContext {
   rows: DerivedRows;
   /** False while replaying the journal: the rows are in the store already, only state is rebuilt. */
   recordRows: boolean;
-  /** Accounts whose balances this command changed (for account update events). */
-  touched: Set<number>;
+  /** Accounts whose balances (free or locked) this command changed, with the assets changed. */
+  touched: Map<number, Set<string>>;
 }
 
 export interface AssetTotals {
   deposits: bigint;
   withdrawals: bigint;
+}
+
+/** Notes that a command changed an account's balance of an asset. */
+export function touch(ctx: PostingContext, accountId: number, asset: string): void {
+  let assets = ctx.touched.get(accountId);
+  if (assets === undefined) {
+    assets = new Set();
+    ctx.touched.set(accountId, assets);
+  }
+  assets.add(asset);
 }
 
 /**
@@ -132,7 +142,7 @@ export class Ledger {
       balance.free += delta;
     }
     account.updateTime = ctx.ts;
-    ctx.touched.add(account.accountId);
+    touch(ctx, account.accountId, asset);
     if (!ctx.recordRows) {
       this.nextFlowId++;
       return;

@@ -5,7 +5,7 @@ import { cancelOrder, placeOrder } from '../../../src/exchange/order-commands.js
 import { createCoreHarness, limit } from '../../support/core-harness.js';
 
 function context(ts: number): PostingContext {
-  return { seq: 0, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Set() };
+  return { seq: 0, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Map() };
 }
 
 describe('accounts touched by an order command (for account update events)', () => {
@@ -15,7 +15,7 @@ describe('accounts touched by an order command (for account update events)', () 
     const ctx = context(h.now);
     placeOrder(h.core, limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx);
     expect(ctx.rows.flows).toEqual([]);
-    expect([...ctx.touched]).toEqual([buyer]);
+    expect([...ctx.touched.keys()]).toEqual([buyer]);
   });
 
   it('when an order is canceled, then its account is touched', () => {
@@ -24,7 +24,7 @@ describe('accounts touched by an order command (for account update events)', () 
     h.place(limit(buyer, 'BTCUSDT', 'BUY', '100', '1'));
     const ctx = context(h.now);
     cancelOrder(h.core, { type: 'cancelOrder', accountId: buyer, orderId: 1 }, ctx);
-    expect([...ctx.touched]).toEqual([buyer]);
+    expect([...ctx.touched.keys()]).toEqual([buyer]);
   });
 
   it('when an order trades, then the taker, the maker and the FEE account are touched', () => {
@@ -34,7 +34,7 @@ describe('accounts touched by an order command (for account update events)', () 
     h.place(limit(seller, 'BTCUSDT', 'SELL', '100', '1'));
     const ctx = context(h.now);
     placeOrder(h.core, limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx);
-    expect([...ctx.touched].sort((a, b) => a - b)).toEqual([h.feeAccountId, seller, buyer]);
+    expect([...ctx.touched.keys()].sort((a, b) => a - b)).toEqual([h.feeAccountId, seller, buyer]);
   });
 
   it('when an order is refused, then no account is touched', () => {

@@ -20,7 +20,7 @@ function ledgerWithBtc(): Ledger {
 }
 
 function context(seq = 7, ts = 1_700_000_000_123): PostingContext {
-  return { seq, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Set() };
+  return { seq, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Map() };
 }
 
 describe('Ledger accounts', () => {
@@ -59,7 +59,7 @@ describe('Ledger.post', () => {
     ]);
     expect(account.balances.get('BTC')).toEqual({ free: 87_654_322n, locked: 50_000_000n });
     expect(account.updateTime).toBe(1_700_000_000_123);
-    expect([...ctx.touched]).toEqual([2]);
+    expect([...ctx.touched.keys()]).toEqual([2]);
   });
 
   it('when a negative change comes from locked, then locked pays it and free is untouched', () => {
