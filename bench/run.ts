@@ -7,7 +7,7 @@
 
 import { existsSync } from 'node:fs';
 
-const BENCHMARKS = ['engine', 'journal', 'replay'] as const;
+const BENCHMARKS = ['engine', 'journal', 'replay', 'http'] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
 
 function isBenchmarkName(name: string): name is BenchmarkName {

@@ -1,0 +1,110 @@
+/**
+ * One thing autocannon loads (a URL and its request), measured in segments: bench/http.ts runs the
+ * segments of all targets in turns, so that load from other processes on the machine falls on every
+ * target alike and their ratios stay meaningful. Each segment opens its connections afresh; counts,
+ * CPU and latency histograms are summed over the segments.
+ */
+
+import autocannon, { type Options, type RawResult } from 'autocannon';
+import type { ChildServer } from './http-child.js';
+import { formatCount } from './stats.js';
+
+export interface HttpRunResult {
+  label: string;
+  /** 200 answers per second of measured time. */
+  okPerSecond: number;
+  ok: number;
+  non200: number;
+  /** Connection errors, timeouts included. */
+  errors: number;
+  /** Latencies of the 200s, milliseconds (autocannon's resolution). */
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  maxMs: number;
+  /** CPU the server used, in cores (1.0 = one core busy throughout), or undefined where it cannot be read. */
+  serverCores: number | undefined;
+  /** CPU this process (autocannon) used, in cores. */
+  benchCores: number;
+  notes: string[];
+}
+
+export interface SegmentHooks {
+  before?: () => Promise<void>;
+  after?: () => Promise<void>;
+}
+
+export class LoadTarget {
+  private readonly segments: RawResult[] = [];
+  private serverCpuSeconds: number | undefined = 0;
+  private benchCpuSeconds = 0;
+  private wallSeconds = 0;
+
+  constructor(
+    readonly label: string,
+    private readonly server: ChildServer,
+    private readonly options: Options,
+    private readonly hooks: SegmentHooks = {},
+  ) {}
+
+  /** Unmeasured: JIT, caches, the first connections. */
+  async warmUp(seconds: number): Promise<void> {
+    await autocannon({ ...this.options, duration: seconds });
+  }
+
+  async runSegment(seconds: number): Promise<void> {
+    await this.hooks.before?.();
+    const serverCpuBefore = this.server.cpuSeconds();
+    const benchCpuBefore = process.cpuUsage();
+    const started = process.hrtime.bigint();
+    this.segments.push(await autocannon({ ...this.options, duration: seconds, skipAggregateResult: true }));
+    this.wallSeconds += Number(process.hrtime.bigint() - started) / 1e9;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    this.benchCpuSeconds += (benchCpu.user + benchCpu.system) / 1e6;
+    const serverCpuAfter = this.server.cpuSeconds();
+    this.serverCpuSeconds =
+      this.serverCpuSeconds === undefined || serverCpuBefore === undefined || serverCpuAfter === undefined
+        ? undefined
+        : this.serverCpuSeconds + serverCpuAfter - serverCpuBefore;
+    await this.hooks.after?.();
+  }
+
+  result(): HttpRunResult {
+    if (this.segments.length === 0) throw new Error(`${this.label}: no segment was run`);
+    const byStatus = new Map<string, number>();
+    let seconds = 0;
+    let errors = 0;
+    let timeouts = 0;
+    for (const segment of this.segments) {
+      seconds += segment.duration;
+      errors += segment.errors;
+      timeouts += segment.timeouts;
+      for (const [status, { count }] of Object.entries(segment.statusCodeStats)) byStatus.set(status, (byStatus.get(status) ?? 0) + count);
+    }
+    // aggregateResult writes into the first segment's status counts: it gets copies.
+    const copies = this.segments.map((segment) => ({ ...segment, statusCodeStats: structuredClone(segment.statusCodeStats) }));
+    const { latency } = autocannon.aggregateResult(copies, this.options);
+    const ok = byStatus.get('200') ?? 0;
+    const non200 = [...byStatus.values()].reduce((sum, count) => sum + count, 0) - ok;
+    const notes: string[] = [];
+    if (non200 > 0) {
+      const statuses = [...byStatus].filter(([status]) => status !== '200');
+      notes.push(`non-200: ${statuses.map(([status, count]) => `${status} ×${formatCount(count)}`).join(', ')}`);
+    }
+    if (timeouts > 0) notes.push(`timeouts ${formatCount(timeouts)}`);
+    return {
+      label: this.label,
+      okPerSecond: ok / seconds,
+      ok,
+      non200,
+      errors,
+      p50Ms: latency.p50,
+      p99Ms: latency.p99,
+      p999Ms: latency.p99_9,
+      maxMs: latency.max,
+      serverCores: this.serverCpuSeconds === undefined ? undefined : this.serverCpuSeconds / this.wallSeconds,
+      benchCores: this.benchCpuSeconds / this.wallSeconds,
+      notes,
+    };
+  }
+}
