@@ -105,6 +105,11 @@ function parseForm(raw: string, lenient = false): Map<string, string> {
 }
 
 function decodeFormComponent(raw: string, paramName: string): string {
+  // Most segments carry no escapes: nothing to decode, only the UTF-8 check.
+  if (!raw.includes('%') && !raw.includes('+')) {
+    if (NOT_UTF8.test(raw)) throw illegalEncoding(paramName);
+    return raw;
+  }
   if (PERCENT_ESCAPE_BROKEN.test(raw)) throw illegalEncoding(paramName);
   let decoded: string;
   try {
