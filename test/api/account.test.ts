@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient } from '../support/clients.js';
+import { Operator, type Member } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-interface Trader {
-  userId: string;
-  accountId: string;
-  client: SpotClient;
-}
 interface AccountBody {
   updateTime: string;
   balances: Balance[];
@@ -31,20 +26,9 @@ function balances(held: Record<string, [string, string, string]> = {}): Record<s
 
 describe('A19 account information', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const newTrader = async (funds: Record<string, string> = {}, permissions?: string[]): Promise<Trader> => {
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    for (const [asset, amount] of Object.entries(funds)) {
-      expect((await admin.send('POST', '/deposits', { accountId: user.accountId, asset, amount })).status).toBe(200);
-    }
-    const key = (await admin.send('POST', `/users/${user.userId}/api-keys`, permissions === undefined ? {} : { permissions })).body as {
-      apiKey: string;
-      secretKey: string;
-    };
-    return { ...user, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
-  const account = async (trader: Trader): Promise<AccountBody> => {
+  const account = async (trader: Member): Promise<AccountBody> => {
     const answer = await trader.client.signed('GET', ACCOUNT);
     expect(answer.status).toBe(200);
     return answer.body as AccountBody;
@@ -52,12 +36,12 @@ describe('A19 account information', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
   it('when the account never changed, then every asset is listed by name at zero and updateTime is "0"', async () => {
-    const trader = await newTrader();
+    const trader = await op.member();
     expect(await account(trader)).toEqual({
       canTrade: true,
       canWithdraw: true,
@@ -72,7 +56,7 @@ describe('A19 account information', () => {
 
   it('when a deposit arrives, then its asset shows it free, the others stay at zero, and updateTime is the deposit time', async () => {
     const before = Date.now();
-    const trader = await newTrader({ USDT: '1000.50' });
+    const trader = await op.member({ USDT: '1000.50' });
     const after = Date.now();
     const body = await account(trader);
     expect(body.balances).toEqual(balances({ USDT: ['1000.5', '1000.5', '0'] }));
@@ -81,7 +65,7 @@ describe('A19 account information', () => {
   });
 
   it('when an order rests, then its lock moves from free to locked and total stays', async () => {
-    const trader = await newTrader({ USDT: '1000', ETH: '2' });
+    const trader = await op.member({ USDT: '1000', ETH: '2' });
     await trader.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.5', price: '150.25' });
     await trader.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', quantity: '1.25', price: '9000' });
     expect((await account(trader)).balances).toEqual(
@@ -90,15 +74,15 @@ describe('A19 account information', () => {
   });
 
   it('when orders are canceled, then the locks return to free', async () => {
-    const trader = await newTrader({ USDT: '1000' });
+    const trader = await op.member({ USDT: '1000' });
     await trader.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' });
     await trader.client.signed('DELETE', '/openapi/v1/openOrders', { symbol: 'ETHUSDT' });
     expect((await account(trader)).balances).toEqual(balances({ USDT: ['1000', '1000', '0'] }));
   });
 
   it('when a trade happens, then both sides show the exchanged amounts net of the fee in the received asset', async () => {
-    const maker = await newTrader({ ETH: '1' });
-    const taker = await newTrader({ USDT: '1500' });
+    const maker = await op.member({ ETH: '1' });
+    const taker = await op.member({ USDT: '1500' });
     await maker.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '2000' });
     // Limit 2100 locks 1050; the fill at 2000 spends 1000 and frees the 50 difference at once.
     await taker.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.5', price: '2100' });
@@ -107,17 +91,17 @@ describe('A19 account information', () => {
   });
 
   it('when the key lacks TRADE and WITHDRAW, then canTrade and canWithdraw are false', async () => {
-    const trader = await newTrader({}, ['USER_DATA']);
+    const trader = await op.member({}, { permissions: ['USER_DATA'] });
     expect(await account(trader)).toMatchObject({ canTrade: false, canWithdraw: false, canDeposit: true });
   });
 
   it('when the key has TRADE but not WITHDRAW, then canTrade is true and canWithdraw false', async () => {
-    const trader = await newTrader({}, ['USER_DATA', 'TRADE']);
+    const trader = await op.member({}, { permissions: ['USER_DATA', 'TRADE'] });
     expect(await account(trader)).toMatchObject({ canTrade: true, canWithdraw: false });
   });
 
   it('when read by POST or under an alias path, then the same body comes', async () => {
-    const trader = await newTrader({ BTC: '0.00000001' });
+    const trader = await op.member({ BTC: '0.00000001' });
     const expected = await account(trader);
     for (const [method, path] of [
       ['POST', ACCOUNT],
@@ -133,14 +117,10 @@ describe('A19 account information', () => {
   });
 
   it('when a sub-account key reads A19, then it sees the sub-account, not the main account', async () => {
-    const trader = await newTrader({ USDT: '10' });
-    const sub = (await admin.send('POST', `/users/${trader.userId}/sub-accounts`, {})).body as { accountId: string; accountIndex: number };
-    await admin.send('POST', '/deposits', { accountId: sub.accountId, asset: 'BTC', amount: '0.3' });
-    const key = (await admin.send('POST', `/users/${trader.userId}/api-keys`, { accountIndex: sub.accountIndex })).body as {
-      apiKey: string;
-      secretKey: string;
-    };
-    const body = (await new SpotClient(t.url, key.apiKey, key.secretKey).signed('GET', ACCOUNT)).body;
+    const trader = await op.member({ USDT: '10' });
+    const sub = await op.subAccount(trader.userId);
+    await op.deposit(sub.accountId, 'BTC', '0.3');
+    const body = (await (await op.keyOf(trader.userId, { accountIndex: sub.accountIndex })).signed('GET', ACCOUNT)).body;
     expect(body).toMatchObject({ accountId: sub.accountId, balances: balances({ BTC: ['0.3', '0.3', '0'] }) });
   });
 });

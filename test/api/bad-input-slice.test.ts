@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, hmacHex, SpotClient } from '../support/clients.js';
+import { hmacHex, SpotClient } from '../support/clients.js';
+import { Operator } from '../support/fixtures.js';
 import { rawRequest, type RawAnswer } from '../support/raw-http.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -113,17 +114,16 @@ describe('bad input to A11, A13, A14, A17 and A19', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    const admin = new AdminClient(t.url, t.adminToken);
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    await admin.send('POST', '/deposits', { accountId: user.accountId, asset: 'USDT', amount: '1000' });
-    await admin.send('POST', '/deposits', { accountId: user.accountId, asset: 'ETH', amount: '3' });
-    ({ apiKey, secretKey } = (await admin.send('POST', `/users/${user.userId}/api-keys`, {})).body as { apiKey: string; secretKey: string });
+    const op = new Operator(t);
+    const user = await op.user();
+    await op.fund(user.accountId, { USDT: '1000', ETH: '3' });
+    ({ apiKey, secretKey } = await op.newKey(user.userId));
     client = new SpotClient(t.url, apiKey, secretKey);
     // An open order (id 1 of this server) and a canceled one, so A13/A14 have something they must not touch.
     await client.signed('POST', ORDER, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '10' });
     const canceled = (await client.signed('POST', ORDER, { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '5000' })).body as { orderId: string };
     await client.signed('DELETE', ORDER, { orderId: canceled.orderId });
-    await admin.send('PATCH', '/trading/config', { ordersPerSecond: 100000 });
+    await op.tradingConfig({ ordersPerSecond: 100000 });
   });
   afterAll(async () => t.stop());
 

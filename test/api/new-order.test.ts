@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient } from '../support/clients.js';
+import { Operator, type Member } from '../support/fixtures.js';
+import { ETHUSDT_LIMIT_GTC_BUY } from '../support/order-records.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Params = Record<string, string | number>;
-interface Trader {
-  accountId: string;
-  client: SpotClient;
-}
 interface Fill {
   price: string;
   qty: string;
@@ -24,42 +21,33 @@ const ORDER = '/openapi/v1/order';
 
 describe('A11 new order', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
   /** Funded with plenty of everything; used for the refusals, which change nothing. */
-  let rich: Trader;
+  let rich: Member;
 
-  const newTrader = async (funds: Record<string, string>): Promise<Trader> => {
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    for (const [asset, amount] of Object.entries(funds)) {
-      expect((await admin.send('POST', '/deposits', { accountId: user.accountId, asset, amount })).status).toBe(200);
-    }
-    const key = (await admin.send('POST', `/users/${user.userId}/api-keys`, {})).body as { apiKey: string; secretKey: string };
-    return { accountId: user.accountId, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
+  const place = (trader: Member, params: Params) => trader.client.signed('POST', ORDER, params);
+  const setStatus = async (symbol: string, status: string): Promise<void> => {
+    await op.ok('PATCH', `/symbols/${symbol}`, { status });
   };
-  const place = (trader: Trader, params: Params) => trader.client.signed('POST', ORDER, params);
-  const setConfig = async (patch: Record<string, number>) => expect((await admin.send('PATCH', '/trading/config', patch)).status).toBe(200);
-  const setStatus = async (symbol: string, status: string) => expect((await admin.send('PATCH', `/symbols/${symbol}`, { status })).status).toBe(200);
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    rich = await newTrader({ BTC: '100', ETH: '1000', USDT: '10000000', MXN: '1000000' });
+    op = new Operator(t);
+    rich = await op.member({ BTC: '100', ETH: '1000', USDT: '10000000', MXN: '1000000' });
     // Refusals count as ORDERS too (§6); this file sends far more than 20 a second from one key.
-    await setConfig({ ordersPerSecond: 100000 });
+    await op.tradingConfig({ ordersPerSecond: 100000 });
   });
   afterAll(async () => t.stop());
 
   describe('replies', () => {
     it('when a LIMIT order rests, then the reply is the full record with transactTime and empty fills', async () => {
-      const trader = await newTrader({ USDT: '1000' });
+      const trader = await op.member({ USDT: '1000' });
       const answer = await place(trader, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.5', price: '100.5' });
       expect(answer.status).toBe(200);
       const body = answer.body as OrderBody;
       expect(body).toEqual({
         accountId: trader.accountId,
-        exchangeId: '301',
-        symbol: 'ETHUSDT',
-        symbolName: 'ETHUSDT',
+        ...ETHUSDT_LIMIT_GTC_BUY,
         orderId: body.orderId,
         clientOrderId: body.orderId,
         price: '100.5',
@@ -68,11 +56,6 @@ describe('A11 new order', () => {
         cummulativeQuoteQty: '0',
         avgPrice: '0',
         status: 'NEW',
-        timeInForce: 'GTC',
-        type: 'LIMIT',
-        side: 'BUY',
-        stopPrice: '0',
-        icebergQty: '0',
         time: body.time,
         updateTime: body.time,
         isWorking: true,
@@ -84,17 +67,15 @@ describe('A11 new order', () => {
     });
 
     it('when a LIMIT BUY takes a resting ask, then fills list the trade at the maker price with the fee in the base asset', async () => {
-      const maker = await newTrader({ ETH: '1' });
-      const taker = await newTrader({ USDT: '1000' });
+      const maker = await op.member({ ETH: '1' });
+      const taker = await op.member({ USDT: '1000' });
       const resting = (await place(maker, { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '2000' })).body as OrderBody;
       const answer = await place(taker, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.4', price: '2100', newClientOrderId: 'take-1' });
       expect(answer.status).toBe(200);
       const body = answer.body as OrderBody;
       expect(body).toEqual({
         accountId: taker.accountId,
-        exchangeId: '301',
-        symbol: 'ETHUSDT',
-        symbolName: 'ETHUSDT',
+        ...ETHUSDT_LIMIT_GTC_BUY,
         orderId: String(Number(resting.orderId) + 1),
         clientOrderId: 'take-1',
         price: '2100',
@@ -103,11 +84,6 @@ describe('A11 new order', () => {
         cummulativeQuoteQty: '800',
         avgPrice: '2000',
         status: 'FILLED',
-        timeInForce: 'GTC',
-        type: 'LIMIT',
-        side: 'BUY',
-        stopPrice: '0',
-        icebergQty: '0',
         time: body.time,
         updateTime: body.time,
         isWorking: false,
@@ -120,8 +96,8 @@ describe('A11 new order', () => {
     });
 
     it('when a taker crosses two levels, then fills are in matching order with increasing trade ids', async () => {
-      const maker = await newTrader({ USDT: '100' });
-      const taker = await newTrader({ ETH: '5' });
+      const maker = await op.member({ USDT: '100' });
+      const taker = await op.member({ ETH: '5' });
       await place(maker, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.1', price: '90' });
       await place(maker, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.1', price: '91' });
       // The first test's bid at 100.5 rests above these two; the sell takes exactly those three levels.
@@ -161,14 +137,14 @@ describe('A11 new order', () => {
   });
 
   describe('MARKET BUY amounts (quote, §4.3)', () => {
-    let seller: Trader;
+    let seller: Member;
     beforeAll(async () => {
-      seller = await newTrader({ BTC: '1' });
+      seller = await op.member({ BTC: '1' });
       await place(seller, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '30000' });
     });
 
     it('when MARKET BUY sends quantity, then it is the quote amount to spend', async () => {
-      const buyer = await newTrader({ USDT: '1000' });
+      const buyer = await op.member({ USDT: '1000' });
       const answer = await place(buyer, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '300' });
       expect(answer.status).toBe(200);
       const body = answer.body as OrderBody;
@@ -187,7 +163,7 @@ describe('A11 new order', () => {
     });
 
     it('when MARKET BUY sends quoteOrderQty, then it is the amount to spend', async () => {
-      const buyer = await newTrader({ USDT: '1000' });
+      const buyer = await op.member({ USDT: '1000' });
       const answer = await place(buyer, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quoteOrderQty: '150' });
       expect(answer.body).toMatchObject({ origQty: '150', executedQty: '0.005', cummulativeQuoteQty: '150', status: 'FILLED' });
     });
@@ -273,7 +249,7 @@ describe('A11 new order', () => {
     });
 
     it('when a MARKET SELL would be worth less than minNotional at the best bid, then -1140', async () => {
-      const bidder = await newTrader({ MXN: '1000' });
+      const bidder = await op.member({ MXN: '1000' });
       await place(bidder, { symbol: 'USDTMXN', side: 'BUY', type: 'LIMIT', quantity: '100', price: '1' });
       const small = await place(rich, { symbol: 'USDTMXN', side: 'SELL', type: 'MARKET', quantity: '9.99' });
       expect(small.body).toEqual({ code: -1140, msg: 'Transaction amount lower than the minimum.' });
@@ -285,7 +261,7 @@ describe('A11 new order', () => {
       expect((await place(rich, { ...LIMIT_BUY, newClientOrderId: 'dup.id:1/x-y_z' })).status).toBe(200);
       const again = await place(rich, { ...LIMIT_BUY, newClientOrderId: 'dup.id:1/x-y_z' });
       expect(again.body).toEqual({ code: -1141, msg: 'Duplicate clientOrderId' });
-      const other = await newTrader({ USDT: '100' });
+      const other = await op.member({ USDT: '100' });
       expect((await place(other, { ...LIMIT_BUY, newClientOrderId: 'dup.id:1/x-y_z' })).status).toBe(200);
     });
 
@@ -303,8 +279,8 @@ describe('A11 new order', () => {
     });
 
     it('when the account has the maximum open orders on the symbol, then -2010 MAX_NUM_ORDERS', async () => {
-      const trader = await newTrader({ USDT: '1000' });
-      await setConfig({ maxOpenOrdersPerSymbol: 2 });
+      const trader = await op.member({ USDT: '1000' });
+      await op.tradingConfig({ maxOpenOrdersPerSymbol: 2 });
       try {
         expect((await place(trader, LIMIT_BUY)).status).toBe(200);
         expect((await place(trader, LIMIT_BUY)).status).toBe(200);
@@ -312,24 +288,24 @@ describe('A11 new order', () => {
         expect(third.body).toEqual({ code: -2010, msg: 'New order rejected: Filter failure: MAX_NUM_ORDERS.' });
         expect((await place(trader, { ...LIMIT_BUY, symbol: 'BTCUSDT' })).status).toBe(200);
       } finally {
-        await setConfig({ maxOpenOrdersPerSymbol: 200 });
+        await op.tradingConfig({ maxOpenOrdersPerSymbol: 200 });
       }
     });
 
     it('when the account has the maximum open orders overall, then -2010 BROKER_MAX_NUM_ORDERS', async () => {
-      const trader = await newTrader({ USDT: '1000' });
-      await setConfig({ maxOpenOrdersPerAccount: 1 });
+      const trader = await op.member({ USDT: '1000' });
+      await op.tradingConfig({ maxOpenOrdersPerAccount: 1 });
       try {
         expect((await place(trader, LIMIT_BUY)).status).toBe(200);
         const second = await place(trader, { ...LIMIT_BUY, symbol: 'BTCUSDT' });
         expect(second.body).toEqual({ code: -2010, msg: 'New order rejected: Filter failure: BROKER_MAX_NUM_ORDERS.' });
       } finally {
-        await setConfig({ maxOpenOrdersPerAccount: 1000 });
+        await op.tradingConfig({ maxOpenOrdersPerAccount: 1000 });
       }
     });
 
     it('when a LIMIT_MAKER would match a resting order, even the account own, then -1158', async () => {
-      const trader = await newTrader({ USDT: '100', EUR: '100' });
+      const trader = await op.member({ USDT: '100', EUR: '100' });
       expect((await place(trader, { symbol: 'USDTEUR', side: 'SELL', type: 'LIMIT', quantity: '100', price: '0.9' })).status).toBe(200);
       const crossing = await place(trader, { symbol: 'USDTEUR', side: 'BUY', type: 'LIMIT_MAKER', quantity: '100', price: '0.9' });
       expect(crossing.body).toEqual({ code: -1158, msg: 'Order would immediately match and take.' });
@@ -337,7 +313,7 @@ describe('A11 new order', () => {
     });
 
     it('when the balance covers the lock exactly, then it is accepted; a tick more is -1131', async () => {
-      const trader = await newTrader({ USDT: '20' });
+      const trader = await op.member({ USDT: '20' });
       expect((await place(trader, { ...LIMIT_BUY, quantity: '1', price: '20.01' })).body).toEqual({ code: -1131, msg: 'Balance insufficient' });
       expect((await place(trader, { ...LIMIT_BUY, quantity: '1', price: '20' })).status).toBe(200);
     });

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../support/clients.js';
+import type { HttpAnswer } from '../support/clients.js';
+import { Operator, type Member } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Params = Record<string, string | number>;
-interface Trader {
-  accountId: string;
-  client: SpotClient;
-}
 interface OrderBody {
   orderId: string;
   symbol: string;
@@ -23,17 +20,10 @@ const ids = (answer: HttpAnswer): string[] => (answer.body as OrderBody[]).map((
 
 describe('open orders, batch cancel and history (A15–A18)', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const newTrader = async (): Promise<Trader> => {
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    for (const [asset, amount] of [['USDT', '100000'], ['ETH', '100'], ['BTC', '10']]) {
-      await admin.send('POST', '/deposits', { accountId: user.accountId, asset, amount });
-    }
-    const key = (await admin.send('POST', `/users/${user.userId}/api-keys`, {})).body as { apiKey: string; secretKey: string };
-    return { accountId: user.accountId, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
-  const place = async (trader: Trader, params: Params): Promise<OrderBody> => {
+  const newTrader = (): Promise<Member> => op.member({ USDT: '100000', ETH: '100', BTC: '10' });
+  const place = async (trader: Member, params: Params): Promise<OrderBody> => {
     const answer = await trader.client.signed('POST', ORDER, { type: 'LIMIT', quantity: '1', ...params });
     expect(answer.status).toBe(200);
     return answer.body as OrderBody;
@@ -41,13 +31,13 @@ describe('open orders, batch cancel and history (A15–A18)', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await admin.send('PATCH', '/trading/config', { ordersPerSecond: 100000 });
+    op = new Operator(t);
+    await op.tradingConfig({ ordersPerSecond: 100000 });
   });
   afterAll(async () => t.stop());
 
   describe('A17 open orders', () => {
-    let trader: Trader;
+    let trader: Member;
     /** In placement (= id) order: 5 ETHUSDT buys, 2 BTCUSDT buys, 1 ETHUSDT sell. */
     let placed: OrderBody[];
 
@@ -181,7 +171,7 @@ describe('open orders, batch cancel and history (A15–A18)', () => {
   });
 
   describe('A18 history orders', () => {
-    let trader: Trader;
+    let trader: Member;
     /** Final orders in id order: canceled ETHUSDT buys, one filled, one IOC-canceled BTCUSDT sell. */
     let finals: OrderBody[];
     let stillOpen: OrderBody;

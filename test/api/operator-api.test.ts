@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balance } from '../support/account-reads.js';
 import { AdminClient, request, SpotClient, type HttpAnswer } from '../support/clients.js';
+import { Operator } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 interface User {
@@ -49,35 +51,15 @@ function expectRefusal(answer: HttpAnswer, status: number, code: number, mention
 describe('operator API /admin/v1', () => {
   let t: TestServer;
   let admin: AdminClient;
+  let op: Operator;
 
-  const createUser = async (body: Record<string, unknown> = {}): Promise<User> => {
-    const answer = await admin.send('POST', '/users', body);
-    expect(answer.status).toBe(200);
-    return answer.body as User;
-  };
-  const createKey = async (userId: string, body: Record<string, unknown> = {}): Promise<Key> => {
-    const answer = await admin.send('POST', `/users/${userId}/api-keys`, body);
-    expect(answer.status).toBe(200);
-    return answer.body as Key;
-  };
-  const deposit = async (accountId: string, asset: string, amount: string): Promise<void> => {
-    expect((await admin.send('POST', '/deposits', { accountId, asset, amount })).status).toBe(200);
-  };
-  /** A user with a full-permission key and the given deposits. */
-  const trader = async (funds: Record<string, string> = {}): Promise<User & { client: SpotClient }> => {
-    const user = await createUser();
-    for (const [asset, amount] of Object.entries(funds)) await deposit(user.accountId, asset, amount);
-    const key = await createKey(user.userId);
-    return { ...user, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
-  const balance = async (client: SpotClient, asset: string): Promise<unknown> => {
-    const body = (await client.signed('GET', '/openapi/v1/account')).body as { balances: { asset: string }[] };
-    return body.balances.find((b) => b.asset === asset);
-  };
+  const createUser = (body: Record<string, unknown> = {}): Promise<User> => op.ok<User>('POST', '/users', body);
+  const createKey = (userId: string, body: Record<string, unknown> = {}): Promise<Key> => op.ok<Key>('POST', `/users/${userId}/api-keys`, body);
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
+    admin = op.admin;
   });
   afterAll(async () => t.stop());
 
@@ -155,7 +137,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when sub-accounts are created, then they take the next indexes and A29 lists them after the main account', async () => {
-      const owner = await trader();
+      const owner = await op.member();
       const first = await admin.send('POST', `/users/${owner.userId}/sub-accounts`, {});
       const second = await admin.send('POST', `/users/${owner.userId}/sub-accounts`, { name: 'bot-a' });
       expect(first.body).toEqual({ accountId: expect.stringMatching(/^[0-9]+$/), accountIndex: 1 });
@@ -213,7 +195,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when a key is revoked, then it is refused at once and listed as revoked; revoking it again is 404', async () => {
-      const owner = await trader();
+      const owner = await op.member();
       const key = await createKey(owner.userId);
       const client = new SpotClient(t.url, key.apiKey, key.secretKey);
       expect((await client.signed('GET', '/openapi/v1/account')).status).toBe(200);
@@ -232,7 +214,7 @@ describe('operator API /admin/v1', () => {
 
   describe('deposits', () => {
     it('when a deposit is credited, then A19 and A21 show it with the operator txId', async () => {
-      const owner = await trader();
+      const owner = await op.member();
       const answer = await admin.send('POST', '/deposits', { accountId: owner.accountId, asset: 'BTC', amount: '0.50', txId: 'chain-tx-1' });
       expect(answer.status).toBe(200);
       const { depositId } = answer.body as { depositId: string };
@@ -244,7 +226,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when accountId and amount come as JSON numbers, then they are accepted', async () => {
-      const owner = await trader();
+      const owner = await op.member();
       expect((await admin.send('POST', '/deposits', { accountId: Number(owner.accountId), asset: 'ETH', amount: 1.25 })).status).toBe(200);
       expect(await balance(owner.client, 'ETH')).toMatchObject({ total: '1.25' });
     });
@@ -261,7 +243,7 @@ describe('operator API /admin/v1', () => {
       ['an unknown asset', { asset: 'DOGE', amount: '1' }, 404, -1000],
       ]),
     )('when a deposit has %s, then %i %i and the balance is unchanged', async (_what, status, code, body) => {
-      const owner = await trader();
+      const owner = await op.member();
       expectRefusal(await admin.send('POST', '/deposits', { accountId: owner.accountId, ...body }), status, code);
       expect(await balance(owner.client, 'BTC')).toMatchObject({ total: '0' });
     });
@@ -282,7 +264,7 @@ describe('operator API /admin/v1', () => {
       (await client.signed('GET', '/openapi/v1/withdraw/detail', { orderId })).body as Record<string, unknown>;
 
     it('when a pending withdrawal is approved, then it is sent with the txId and its locked amount and fee leave the account', async () => {
-      const owner = await trader({ USDT: '1000' });
+      const owner = await op.member({ USDT: '1000' });
       const orderId = await withdraw(owner.client, 'w-approve', '100');
       expect(await balance(owner.client, 'USDT')).toMatchObject({ total: '1000', free: '899', locked: '101' });
       const answer = await admin.send('POST', `/withdrawals/${orderId}/approve`, { txId: '0xfeed' });
@@ -294,7 +276,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when a pending withdrawal is rejected, then its funds are unlocked', async () => {
-      const owner = await trader({ USDT: '1000' });
+      const owner = await op.member({ USDT: '1000' });
       const orderId = await withdraw(owner.client, 'w-reject', '50');
       expect(await balance(owner.client, 'USDT')).toMatchObject({ free: '949', locked: '51' });
       expect((await admin.send('POST', `/withdrawals/${orderId}/reject`, { reason: 'address on a sanctions list' })).status).toBe(200);
@@ -303,7 +285,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when a settled withdrawal is approved or rejected again, then -1130 and nothing moves', async () => {
-      const owner = await trader({ USDT: '1000' });
+      const owner = await op.member({ USDT: '1000' });
       const orderId = await withdraw(owner.client, 'w-twice', '10');
       await admin.send('POST', `/withdrawals/${orderId}/approve`, {});
       const after = await balance(owner.client, 'USDT');
@@ -332,7 +314,7 @@ describe('operator API /admin/v1', () => {
         chainTypes: [{ chainType: 'SOL', allowDeposit: true, allowWithdraw: true }],
       });
       expect(info.tokens.map((token) => token.tokenId)).toEqual(['BTC', 'ETH', 'EUR', 'MXN', 'SOL', 'USD', 'USDT']);
-      const owner = await trader();
+      const owner = await op.member();
       expect(await balance(owner.client, 'SOL')).toEqual({ asset: 'SOL', assetId: 'SOL', assetName: 'SOL', total: '0', free: '0', locked: '0' });
     });
 
@@ -388,7 +370,7 @@ describe('operator API /admin/v1', () => {
         ],
       });
       expect(((await request(`${t.url}/openapi/v1/pairs`)).body as unknown[])).toContainEqual({ symbol: 'ETHEUR', quoteToken: 'EUR', baseToken: 'ETH' });
-      const owner = await trader({ EUR: '100' });
+      const owner = await op.member({ EUR: '100' });
       const order = await owner.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHEUR', side: 'BUY', type: 'LIMIT', quantity: '0.5', price: '20' });
       expect(order.body).toMatchObject({ symbol: 'ETHEUR', status: 'NEW' });
     });
@@ -417,7 +399,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when a symbol is halted, then A11 is -1151 while cancels work, and resuming restores trading', async () => {
-      const owner = await trader({ USDT: '1000' });
+      const owner = await op.member({ USDT: '1000' });
       const params = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '10' };
       const resting = (await owner.client.signed('POST', '/openapi/v1/order', params)).body as { orderId: string };
       const halted = await admin.send('PATCH', '/symbols/ETHUSDT', { status: 'HALT' });
@@ -435,7 +417,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when a symbol goes to BREAK, then A11 is -1151 too', async () => {
-      const owner = await trader({ BTC: '1' });
+      const owner = await op.member({ BTC: '1' });
       await admin.send('PATCH', '/symbols/ETHBTC', { status: 'BREAK' });
       try {
         const answer = await owner.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHBTC', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0.01' });
@@ -456,8 +438,8 @@ describe('operator API /admin/v1', () => {
 
   describe('fee rates', () => {
     it('when an account gets fee rates, then A19 shows them and the next fill charges them', async () => {
-      const maker = await trader({ ETH: '1' });
-      const taker = await trader({ USDT: '10000' });
+      const maker = await op.member({ ETH: '1' });
+      const taker = await op.member({ USDT: '10000' });
       const patched = await admin.send('PATCH', `/accounts/${taker.accountId}`, { makerFeeRate: '0.0002', takerFeeRate: '0.0005' });
       expect(patched.status).toBe(200);
       expect((await taker.client.signed('GET', '/openapi/v1/account')).body).toMatchObject({ makerFeeRate: '0.0002', takerFeeRate: '0.0005' });
@@ -467,7 +449,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when only the taker rate is sent, then the maker rate stays', async () => {
-      const owner = await trader();
+      const owner = await op.member();
       expect((await admin.send('PATCH', `/accounts/${owner.accountId}`, { takerFeeRate: '0' })).status).toBe(200);
       expect((await owner.client.signed('GET', '/openapi/v1/account')).body).toMatchObject({ makerFeeRate: '0.001', takerFeeRate: '0' });
     });
@@ -480,7 +462,7 @@ describe('operator API /admin/v1', () => {
       ['a rate that is no decimal', { makerFeeRate: 'cheap' }, -1100],
       ]),
     )('when fee rates have %s, then 400 %i and the rates stay', async (_what, code, body) => {
-      const owner = await trader();
+      const owner = await op.member();
       expectRefusal(await admin.send('PATCH', `/accounts/${owner.accountId}`, body), 400, code);
       expect((await owner.client.signed('GET', '/openapi/v1/account')).body).toMatchObject({ makerFeeRate: '0.001', takerFeeRate: '0.001' });
     });
@@ -504,7 +486,7 @@ describe('operator API /admin/v1', () => {
         const expected = { ...DEFAULT_CONFIG, ordersPerSecond: 50, maxOpenOrdersPerSymbol: 150, defaultMakerFeeRate: '0.002' };
         expect(patched.body).toEqual(expected);
         expect((await admin.send('GET', '/trading/config')).body).toEqual(expected);
-        const owner = await trader();
+        const owner = await op.member();
         expect((await owner.client.signed('GET', '/openapi/v1/account')).body).toMatchObject({ makerFeeRate: '0.002', takerFeeRate: '0.001' });
       } finally {
         await admin.send('PATCH', '/trading/config', { ordersPerSecond: 20, maxOpenOrdersPerSymbol: 200, defaultMakerFeeRate: '0.001' });
@@ -527,7 +509,7 @@ describe('operator API /admin/v1', () => {
 
   describe('bans', () => {
     it('when an IP collects banStrikes 429s, then it is banned (418), listed, and lifting the ban serves it again', async () => {
-      const owner = await trader();
+      const owner = await op.member();
       try {
         expect((await admin.send('PATCH', '/trading/config', { requestWeightPerMinute: 1, banStrikes: 2 })).status).toBe(200);
         let refusals = 0;
@@ -568,8 +550,8 @@ describe('operator API /admin/v1', () => {
   describe('verify, health and metrics', () => {
     it('when the ledger is checked, then it balances and each asset entry gives total, deposits and withdrawals', async () => {
       await admin.send('POST', '/assets', { asset: 'VRF', precision: 4 });
-      const owner = await trader({ VRF: '1.5' });
-      await deposit(owner.accountId, 'VRF', '2.25');
+      const owner = await op.member({ VRF: '1.5' });
+      await op.deposit(owner.accountId, 'VRF', '2.25');
       const before = Date.now();
       const answer = await admin.send('GET', '/verify');
       expect(answer.status).toBe(200);
@@ -585,7 +567,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when a withdrawal was approved, then verify counts it and still balances', async () => {
-      const owner = await trader({ BTC: '1' });
+      const owner = await op.member({ BTC: '1' });
       const withdrawal = await owner.client.signed('POST', '/openapi/v1/withdraw', { tokenId: 'BTC', address: 'bc1qexample', withdrawQuantity: '0.1', clientOrderId: 'v-1' });
       const before = ((await admin.send('GET', '/verify')).body as { details: { asset: string; withdrawals: string }[] }).details.find((d) => d.asset === 'BTC');
       await admin.send('POST', `/withdrawals/${(withdrawal.body as { orderId: string }).orderId}/approve`, {});
@@ -619,7 +601,7 @@ describe('operator API /admin/v1', () => {
     });
 
     it('when an order rests, then bourse_open_orders grows by one and bourse_commands_total by at least one', async () => {
-      const owner = await trader({ USDT: '100' });
+      const owner = await op.member({ USDT: '100' });
       const read = async (name: string): Promise<number> => {
         const text = (await request(`${t.url}/metrics`)).text;
         return Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1]);

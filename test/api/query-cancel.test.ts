@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../support/clients.js';
+import { balance, type Balance } from '../support/account-reads.js';
+import type { HttpAnswer } from '../support/clients.js';
+import { Operator, type Member } from '../support/fixtures.js';
+import { ETHUSDT_LIMIT_GTC_BUY } from '../support/order-records.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Params = Record<string, string | number>;
-interface Trader {
-  accountId: string;
-  client: SpotClient;
-}
 interface OrderBody {
   orderId: string;
   clientOrderId: string;
@@ -20,38 +19,29 @@ const NOT_FOUND = { code: -2013, msg: 'Order does not exist.' };
 
 describe('A13 query order and A14 cancel order', () => {
   let t: TestServer;
-  let admin: AdminClient;
-  let alice: Trader;
-  let bob: Trader;
+  let op: Operator;
+  let alice: Member;
+  let bob: Member;
 
-  const newTrader = async (funds: Record<string, string>): Promise<Trader> => {
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    for (const [asset, amount] of Object.entries(funds)) await admin.send('POST', '/deposits', { accountId: user.accountId, asset, amount });
-    const key = (await admin.send('POST', `/users/${user.userId}/api-keys`, {})).body as { apiKey: string; secretKey: string };
-    return { accountId: user.accountId, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
   /** A resting LIMIT BUY of 1 ETH at `price` on ETHUSDT. */
-  const rest = async (trader: Trader, price: string, clientOrderId?: string): Promise<OrderBody> => {
+  const rest = async (trader: Member, price: string, clientOrderId?: string): Promise<OrderBody> => {
     const params: Params = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price };
     if (clientOrderId !== undefined) params.newClientOrderId = clientOrderId;
     const answer = await trader.client.signed('POST', ORDER, params);
     expect(answer.status).toBe(200);
     return answer.body as OrderBody;
   };
-  const query = (trader: Trader, params: Params): Promise<HttpAnswer> => trader.client.signed('GET', ORDER, params);
-  const cancel = (trader: Trader, params: Params): Promise<HttpAnswer> => trader.client.signed('DELETE', ORDER, params);
-  const usdt = async (trader: Trader): Promise<unknown> => {
-    const account = (await trader.client.signed('GET', '/openapi/v1/account')).body as { balances: { asset: string }[] };
-    return account.balances.find((b) => b.asset === 'USDT');
-  };
+  const query = (trader: Member, params: Params): Promise<HttpAnswer> => trader.client.signed('GET', ORDER, params);
+  const cancel = (trader: Member, params: Params): Promise<HttpAnswer> => trader.client.signed('DELETE', ORDER, params);
+  const usdt = (trader: Member): Promise<Balance> => balance(trader.client, 'USDT');
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    alice = await newTrader({ USDT: '10000', ETH: '10' });
-    bob = await newTrader({ USDT: '10000', ETH: '10' });
+    op = new Operator(t);
+    alice = await op.member({ USDT: '10000', ETH: '10' });
+    bob = await op.member({ USDT: '10000', ETH: '10' });
     // This file places more than the default 20 orders a second from one key.
-    await admin.send('PATCH', '/trading/config', { ordersPerSecond: 100000 });
+    await op.tradingConfig({ ordersPerSecond: 100000 });
   });
   afterAll(async () => t.stop());
 
@@ -62,9 +52,7 @@ describe('A13 query order and A14 cancel order', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
         accountId: alice.accountId,
-        exchangeId: '301',
-        symbol: 'ETHUSDT',
-        symbolName: 'ETHUSDT',
+        ...ETHUSDT_LIMIT_GTC_BUY,
         orderId: placed.orderId,
         clientOrderId: placed.orderId,
         price: '10',
@@ -73,11 +61,6 @@ describe('A13 query order and A14 cancel order', () => {
         cummulativeQuoteQty: '0',
         avgPrice: '0',
         status: 'NEW',
-        timeInForce: 'GTC',
-        type: 'LIMIT',
-        side: 'BUY',
-        stopPrice: '0',
-        icebergQty: '0',
         time: placed.time,
         updateTime: placed.updateTime,
         isWorking: true,
@@ -146,9 +129,7 @@ describe('A13 query order and A14 cancel order', () => {
       const body = answer.body as OrderBody;
       expect(body).toEqual({
         accountId: alice.accountId,
-        exchangeId: '301',
-        symbol: 'ETHUSDT',
-        symbolName: 'ETHUSDT',
+        ...ETHUSDT_LIMIT_GTC_BUY,
         orderId: placed.orderId,
         clientOrderId: placed.orderId,
         price: '20',
@@ -157,11 +138,6 @@ describe('A13 query order and A14 cancel order', () => {
         cummulativeQuoteQty: '0',
         avgPrice: '0',
         status: 'CANCELED',
-        timeInForce: 'GTC',
-        type: 'LIMIT',
-        side: 'BUY',
-        stopPrice: '0',
-        icebergQty: '0',
         time: placed.time,
         updateTime: body.transactTime,
         isWorking: false,
@@ -231,11 +207,11 @@ describe('A13 query order and A14 cancel order', () => {
 
     it('when the symbol is halted, then the cancel still works', async () => {
       const placed = await rest(alice, '25');
-      await admin.send('PATCH', '/symbols/ETHUSDT', { status: 'HALT' });
+      await op.ok('PATCH', '/symbols/ETHUSDT', { status: 'HALT' });
       try {
         expect((await cancel(alice, { orderId: placed.orderId })).body).toMatchObject({ status: 'CANCELED' });
       } finally {
-        await admin.send('PATCH', '/symbols/ETHUSDT', { status: 'TRADING' });
+        await op.ok('PATCH', '/symbols/ETHUSDT', { status: 'TRADING' });
       }
     });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, request, SpotClient, type HttpAnswer } from '../support/clients.js';
+import { request, type HttpAnswer, type SpotClient } from '../support/clients.js';
+import { Operator } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const WEIGHT = 'x-bh-used-weight-1m';
@@ -22,21 +23,13 @@ const header = (answer: HttpAnswer, name: string): string | null => answer.heade
 
 describe('rate-limit headers and limits (area A §6)', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const newClient = async (): Promise<SpotClient> => {
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    await admin.send('POST', '/deposits', { accountId: user.accountId, asset: 'USDT', amount: '100000' });
-    const key = (await admin.send('POST', `/users/${user.userId}/api-keys`, {})).body as { apiKey: string; secretKey: string };
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
-  const patchConfig = async (patch: Record<string, number>): Promise<void> => {
-    expect((await admin.send('PATCH', '/trading/config', patch)).status).toBe(200);
-  };
+  const newClient = async (): Promise<SpotClient> => (await op.member({ USDT: '100000' })).client;
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
@@ -122,7 +115,7 @@ describe('rate-limit headers and limits (area A §6)', () => {
 
   it('when the weight limit is lowered to 5, then the next request over it is 429 -1003 with Retry-After, and the refusal adds nothing', async () => {
     const client = await newClient();
-    await patchConfig({ requestWeightPerMinute: 5 });
+    await op.tradingConfig({ requestWeightPerMinute: 5 });
     try {
       const { first, refused, again } = await inOneWindow(60_000, async () => {
         const fresh = await newClient();
@@ -145,24 +138,24 @@ describe('rate-limit headers and limits (area A §6)', () => {
       // Each key has its own counter.
       expect((await client.signed('GET', '/openapi/v1/openOrders')).status).toBe(200);
     } finally {
-      await patchConfig({ requestWeightPerMinute: 3000 });
+      await op.tradingConfig({ requestWeightPerMinute: 3000 });
     }
   });
 
   it('when the limit is raised again, then the same key is served at once (effective from the next request)', async () => {
     const client = await newClient();
-    await patchConfig({ requestWeightPerMinute: 5 });
+    await op.tradingConfig({ requestWeightPerMinute: 5 });
     try {
       await client.signed('GET', '/openapi/v1/account');
       expect((await client.signed('GET', '/openapi/v1/account')).status).toBe(429);
     } finally {
-      await patchConfig({ requestWeightPerMinute: 3000 });
+      await op.tradingConfig({ requestWeightPerMinute: 3000 });
     }
     expect((await client.signed('GET', '/openapi/v1/account')).status).toBe(200);
   });
 
   it('when ordersPerSecond is 2, then a third order in the same second is 429 -1015 with Retry-After 1', async () => {
-    await patchConfig({ ordersPerSecond: 2 });
+    await op.tradingConfig({ ordersPerSecond: 2 });
     try {
       const answers = await inOneWindow(1000, async () => {
         const client = await newClient();
@@ -174,12 +167,12 @@ describe('rate-limit headers and limits (area A §6)', () => {
       expect(header(refused, 'retry-after')).toBe('1');
       expect(header(refused, 'x-bh-order-count-1s')).toBe('2');
     } finally {
-      await patchConfig({ ordersPerSecond: 20 });
+      await op.tradingConfig({ ordersPerSecond: 20 });
     }
   });
 
   it('when A3 is read after a change, then rateLimits shows the current values', async () => {
-    await patchConfig({ ordersPerSecond: 7, ordersPerDay: 1234 });
+    await op.tradingConfig({ ordersPerSecond: 7, ordersPerDay: 1234 });
     try {
       const body = (await request(`${t.url}/openapi/v1/exchange`)).body as { rateLimits: unknown[] };
       expect(body.rateLimits).toEqual([
@@ -188,7 +181,7 @@ describe('rate-limit headers and limits (area A §6)', () => {
         { rateLimitType: 'ORDERS', interval: 'DAY', intervalUnit: 1, limit: 1234 },
       ]);
     } finally {
-      await patchConfig({ ordersPerSecond: 20, ordersPerDay: 350000 });
+      await op.tradingConfig({ ordersPerSecond: 20, ordersPerDay: 350000 });
     }
   });
 });

@@ -1,32 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../support/clients.js';
+import type { HttpAnswer } from '../support/clients.js';
+import { Operator, type Member } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 type Params = Record<string, string | number>;
-interface Trader {
-  accountId: string;
-  client: SpotClient;
-}
 
 const TEST_ORDER = '/openapi/v1/order/test';
 
 describe('A12 test new order', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const newTrader = async (funds: Record<string, string>, permissions?: string[]): Promise<Trader> => {
-    const user = (await admin.send('POST', '/users', {})).body as { userId: string; accountId: string };
-    for (const [asset, amount] of Object.entries(funds)) await admin.send('POST', '/deposits', { accountId: user.accountId, asset, amount });
-    const key = (await admin.send('POST', `/users/${user.userId}/api-keys`, permissions === undefined ? {} : { permissions })).body as {
-      apiKey: string;
-      secretKey: string;
-    };
-    return { accountId: user.accountId, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
-  const test = (trader: Trader, params: Params): Promise<HttpAnswer> => trader.client.signed('POST', TEST_ORDER, params);
-  const place = (trader: Trader, params: Params): Promise<HttpAnswer> => trader.client.signed('POST', '/openapi/v1/order', params);
+  const test = (trader: Member, params: Params): Promise<HttpAnswer> => trader.client.signed('POST', TEST_ORDER, params);
+  const place = (trader: Member, params: Params): Promise<HttpAnswer> => trader.client.signed('POST', '/openapi/v1/order', params);
   /** Everything A12 must leave alone: balances, open orders, history. */
-  const snapshot = async (trader: Trader): Promise<unknown[]> => {
+  const snapshot = async (trader: Member): Promise<unknown[]> => {
     const account = (await trader.client.signed('GET', '/openapi/v1/account')).body as { balances: unknown; updateTime: string };
     const open = (await trader.client.signed('GET', '/openapi/v1/openOrders')).body;
     const history = (await trader.client.signed('GET', '/openapi/v1/historyOrders')).body;
@@ -36,12 +24,12 @@ describe('A12 test new order', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
   it('when a valid order is tested, then 200 {} and nothing changes: no order, lock, id or client id', async () => {
-    const trader = await newTrader({ USDT: '1000' });
+    const trader = await op.member({ USDT: '1000' });
     const before = await snapshot(trader);
     const answer = await test(trader, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100', newClientOrderId: 'probe' });
     expect(answer.status).toBe(200);
@@ -53,8 +41,8 @@ describe('A12 test new order', () => {
   });
 
   it('when a tested order would cross a resting order, then nothing trades', async () => {
-    const maker = await newTrader({ ETH: '1' });
-    const taker = await newTrader({ USDT: '10000' });
+    const maker = await op.member({ ETH: '1' });
+    const taker = await op.member({ USDT: '10000' });
     const resting = (await place(maker, { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '2000' })).body as { orderId: string };
     const makerBefore = await snapshot(maker);
     const takerBefore = await snapshot(taker);
@@ -74,39 +62,39 @@ describe('A12 test new order', () => {
     ['a MARKET order meets an empty side', { symbol: 'BTCMXN', side: 'BUY', type: 'MARKET', quantity: '100' }, -1112],
     ['stopPrice is set', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100', stopPrice: '1' }, -1106],
   ])('when %s, then the check A11 would make answers it (%i)', async (_what, params, code) => {
-    const trader = await newTrader({ USDT: '1000' });
+    const trader = await op.member({ USDT: '1000' });
     const answer = await test(trader, params);
     expect(answer.status).toBe(400);
     expect((answer.body as { code: number }).code).toBe(code);
   });
 
   it('when the client order id is already used, then -1141 (checked against current state)', async () => {
-    const trader = await newTrader({ USDT: '1000' });
+    const trader = await op.member({ USDT: '1000' });
     await place(trader, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '10', newClientOrderId: 'taken' });
     const answer = await test(trader, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '10', newClientOrderId: 'taken' });
     expect(answer.body).toEqual({ code: -1141, msg: 'Duplicate clientOrderId' });
   });
 
   it('when a LIMIT_MAKER would take, then -1158', async () => {
-    const trader = await newTrader({ USDT: '1000', EUR: '1000' });
+    const trader = await op.member({ USDT: '1000', EUR: '1000' });
     await place(trader, { symbol: 'USDTEUR', side: 'SELL', type: 'LIMIT', quantity: '100', price: '0.95' });
     const answer = await test(trader, { symbol: 'USDTEUR', side: 'BUY', type: 'LIMIT_MAKER', quantity: '100', price: '0.95' });
     expect(answer.body).toEqual({ code: -1158, msg: 'Order would immediately match and take.' });
   });
 
   it('when the symbol is halted, then -1151', async () => {
-    const trader = await newTrader({ BTC: '1' });
-    await admin.send('PATCH', '/symbols/ETHBTC', { status: 'HALT' });
+    const trader = await op.member({ BTC: '1' });
+    await op.ok('PATCH', '/symbols/ETHBTC', { status: 'HALT' });
     try {
       const answer = await test(trader, { symbol: 'ETHBTC', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0.05' });
       expect(answer.body).toEqual({ code: -1151, msg: 'Symbol is not open for trading.' });
     } finally {
-      await admin.send('PATCH', '/symbols/ETHBTC', { status: 'TRADING' });
+      await op.ok('PATCH', '/symbols/ETHBTC', { status: 'TRADING' });
     }
   });
 
   it('when the timestamp is outside recvWindow, then -1021; recvWindow 0 is -1130', async () => {
-    const trader = await newTrader({ USDT: '1000' });
+    const trader = await op.member({ USDT: '1000' });
     const params = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' };
     const old = await trader.client.signed('POST', TEST_ORDER, { ...params, timestamp: Date.now() - 10_000 }, { noTimestamp: true });
     expect(old.body).toEqual({ code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' });
@@ -115,14 +103,14 @@ describe('A12 test new order', () => {
   });
 
   it('when the key lacks TRADE, then -2015', async () => {
-    const trader = await newTrader({ USDT: '1000' }, ['USER_DATA']);
+    const trader = await op.member({ USDT: '1000' }, { permissions: ['USER_DATA'] });
     const answer = await test(trader, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' });
     expect(answer.body).toEqual({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
   });
 
   it('when more test orders are sent than the ORDERS limit allows, then none is counted', async () => {
-    const trader = await newTrader({ USDT: '1000' });
-    expect((await admin.send('PATCH', '/trading/config', { ordersPerSecond: 2 })).status).toBe(200);
+    const trader = await op.member({ USDT: '1000' });
+    await op.tradingConfig({ ordersPerSecond: 2 });
     try {
       const params = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' };
       const answers = await Promise.all([1, 2, 3, 4, 5].map(() => test(trader, params)));
@@ -132,7 +120,7 @@ describe('A12 test new order', () => {
       expect(real.status).toBe(200);
       expect(real.headers.get('x-bh-order-count-1d')).toBe('1');
     } finally {
-      await admin.send('PATCH', '/trading/config', { ordersPerSecond: 20 });
+      await op.tradingConfig({ ordersPerSecond: 20 });
     }
   });
 });

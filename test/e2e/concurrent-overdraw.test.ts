@@ -6,7 +6,9 @@
  * moved or locked. OVRUSDT is listed for this file with no seller, so buy orders only rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../support/clients.js';
+import { balance } from '../support/account-reads.js';
+import type { HttpAnswer, SpotClient } from '../support/clients.js';
+import { MAIN_TO_SUB, Operator } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 interface Racer {
@@ -28,7 +30,6 @@ interface Flow {
 
 const ATOMS = 100_000_000n; // USDT precision 8
 const INSUFFICIENT = { code: -1131, msg: 'Balance insufficient' };
-const MAIN_TO_SUB = { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: 1 };
 
 const atomsOf = (text: string): bigint => {
   const [whole, fraction = ''] = text.split('.');
@@ -37,28 +38,10 @@ const atomsOf = (text: string): bigint => {
 
 describe('concurrent requests against one balance', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const keyOf = async (userId: string, accountIndex = 0): Promise<SpotClient> => {
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${userId}/api-keys`, { accountIndex });
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
-  /** A user with 100 USDT in the main account and an empty sub-account. */
-  const funded = async (): Promise<{ userId: string; main: SpotClient; sub: SpotClient }> => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    await adminOk('POST', `/users/${user.userId}/sub-accounts`, {});
-    await adminOk('POST', '/deposits', { accountId: user.accountId, asset: 'USDT', amount: '100' });
-    return { userId: user.userId, main: await keyOf(user.userId), sub: await keyOf(user.userId, 1) };
-  };
   const usdt = async (client: SpotClient): Promise<{ free: bigint; locked: bigint }> => {
-    const answer = await client.signed('GET', '/openapi/v1/account');
-    const b = (answer.body as { balances: { asset: string; free: string; locked: string }[] }).balances.find((x) => x.asset === 'USDT');
-    if (b === undefined) throw new Error(answer.text);
+    const b = await balance(client, 'USDT');
     return { free: atomsOf(b.free), locked: atomsOf(b.locked) };
   };
   const transfer = (main: SpotClient, amount: string): Racer => ({
@@ -95,15 +78,14 @@ describe('concurrent requests against one balance', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await adminOk('PATCH', '/trading/config', { ordersPerSecond: 1000, requestWeightPerMinute: 100000 });
-    await adminOk('POST', '/assets', { asset: 'OVR', precision: 8, chains: ['OVR'] });
-    await adminOk('POST', '/symbols', { symbol: 'OVRUSDT', baseAsset: 'OVR', quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.01', minNotional: '1' });
+    op = new Operator(t);
+    await op.tradingConfig({ ordersPerSecond: 1000, requestWeightPerMinute: 100000 });
+    await op.listUsdtMarket({ asset: 'OVR', precision: 8, chains: ['OVR'] });
   });
   afterAll(async () => t.stop());
 
   it('when 25 transfers and 25 orders of 7 USDT each race for 100 USDT, then exactly 14 are acknowledged and 2 USDT stay free', async () => {
-    const { main, sub } = await funded();
+    const { main, sub } = await op.family({ USDT: '100' });
     const racers: Racer[] = [];
     for (let i = 0; i < 25; i++) racers.push(transfer(main, '7'), buy(main, '7', `b-${i}`));
     const { acked, refused } = await race(racers);
@@ -118,14 +100,14 @@ describe('concurrent requests against one balance', () => {
     const transfers = acked.filter((r) => r.toSubAtoms > 0n).length;
     expect(rows.map((r) => r.flowType)).toEqual(['DEPOSIT', ...Array<string>(transfers).fill('USER_ACCOUNT_TRANSFER')]);
     rows.slice(1).forEach((row, k) => expect([row.change, row.total]).toEqual(['-7', String(100 - 7 * (k + 1))]));
-    const report = await adminOk<{ ok: boolean; replay: { ok: boolean } }>('GET', '/verify?replay=1');
+    const report = await op.ok<{ ok: boolean; replay: { ok: boolean } }>('GET', '/verify?replay=1');
     expect([report.ok, report.replay.ok]).toEqual([true, true]);
   });
 
   it('when 50 mixed transfers, user transfers, withdrawals and orders race, then the acknowledged ones add up and every refusal was short', async () => {
-    const { main, sub } = await funded();
-    const other = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    const otherKey = await keyOf(other.userId);
+    const { main, sub } = await op.family({ USDT: '100' });
+    const other = await op.user();
+    const otherKey = await op.keyOf(other.userId);
     const racers: Racer[] = [];
     for (let i = 0; i < 50; i++) {
       switch (i % 4) {
@@ -169,7 +151,7 @@ describe('concurrent requests against one balance', () => {
     for (const r of refused) expect(mainAfter.free < r.costAtoms).toBe(true);
     expect(await usdt(sub)).toEqual({ free: sum(acked, (r) => r.toSubAtoms), locked: 0n });
     expect(await usdt(otherKey)).toEqual({ free: sum(acked, (r) => r.toOtherAtoms), locked: 0n });
-    const report = await adminOk<{ ok: boolean; replay: { ok: boolean } }>('GET', '/verify?replay=1');
+    const report = await op.ok<{ ok: boolean; replay: { ok: boolean } }>('GET', '/verify?replay=1');
     expect([report.ok, report.replay.ok]).toEqual([true, true]);
   });
 });

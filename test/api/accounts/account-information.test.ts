@@ -4,7 +4,10 @@
  * and its trading cases are in test/api/account.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient } from '../../support/clients.js';
+import type { Balance } from '../../support/account-reads.js';
+import { ok } from '../../support/answers.js';
+import type { SpotClient } from '../../support/clients.js';
+import { Operator } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 interface AccountBody {
@@ -12,27 +15,15 @@ interface AccountBody {
   updateTime: string;
   makerFeeRate: string;
   takerFeeRate: string;
-  balances: { asset: string; total: string; free: string; locked: string }[];
+  balances: Balance[];
 }
 
 describe('A19 account information on the account side', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const keyOf = async (userId: string, accountIndex = 0): Promise<SpotClient> => {
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${userId}/api-keys`, { accountIndex });
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
-  const account = async (client: SpotClient, method = 'GET', path = '/openapi/v1/account'): Promise<AccountBody> => {
-    const answer = await client.signed(method, path, {}, { place: method === 'POST' ? 'body' : 'query' });
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as AccountBody;
-  };
+  const account = async (client: SpotClient, method = 'GET', path = '/openapi/v1/account'): Promise<AccountBody> =>
+    ok<AccountBody>(await client.signed(method, path, {}, { place: method === 'POST' ? 'body' : 'query' }));
   /** `total/free/locked` of one asset. */
   const holding = (body: AccountBody, asset: string): string => {
     const b = body.balances.find((x) => x.asset === asset);
@@ -41,27 +32,21 @@ describe('A19 account information on the account side', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
   it('when a withdrawal waits for the operator, then quantity plus fee is locked and the total is unchanged; a rejection frees it', async () => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    await adminOk('POST', '/deposits', { accountId: user.accountId, asset: 'BTC', amount: '0.01' });
-    const client = await keyOf(user.userId);
+    const { client } = await op.member({ BTC: '0.01' });
     const answer = await client.signed('POST', '/openapi/v1/withdraw', { tokenId: 'BTC', clientOrderId: 'w-1', address: 'bc1qxyz', withdrawQuantity: '0.002' });
     expect(answer.status, answer.text).toBe(200);
     expect(holding(await account(client), 'BTC')).toBe('0.01/0.0075/0.0025');
-    await adminOk('POST', `/withdrawals/${(answer.body as { orderId: string }).orderId}/reject`, {});
+    await op.ok('POST', `/withdrawals/${(answer.body as { orderId: string }).orderId}/reject`, {});
     expect(holding(await account(client), 'BTC')).toBe('0.01/0.01/0');
   });
 
   it('when a main key funds its sub-account, then each key sees only its own account, by GET and POST and under the aliases', async () => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    const sub = await adminOk<{ accountId: string }>('POST', `/users/${user.userId}/sub-accounts`, {});
-    await adminOk('POST', '/deposits', { accountId: user.accountId, asset: 'USDT', amount: '100' });
-    const main = await keyOf(user.userId);
-    const subClient = await keyOf(user.userId, 1);
+    const { mainId, subId, main, sub: subClient } = await op.family({ USDT: '100' });
     const before = Date.now();
     const transfer = await main.signed('POST', '/openapi/v1/transfer', {
       fromAccountType: 1,
@@ -75,8 +60,8 @@ describe('A19 account information on the account side', () => {
     const after = Date.now();
     const mainView = await account(main);
     const subView = await account(subClient);
-    expect([mainView.accountId, holding(mainView, 'USDT')]).toEqual([user.accountId, '70/70/0']);
-    expect([subView.accountId, holding(subView, 'USDT')]).toEqual([sub.accountId, '30/30/0']);
+    expect([mainView.accountId, holding(mainView, 'USDT')]).toEqual([mainId, '70/70/0']);
+    expect([subView.accountId, holding(subView, 'USDT')]).toEqual([subId, '30/30/0']);
     expect(Number(subView.updateTime)).toBeGreaterThanOrEqual(before);
     expect(Number(subView.updateTime)).toBeLessThanOrEqual(after);
     expect(subView.updateTime).toBe(mainView.updateTime);
@@ -90,10 +75,10 @@ describe('A19 account information on the account side', () => {
   });
 
   it("when a sub-account is created, then it starts with its main account's fee rates", async () => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    await adminOk('PATCH', `/accounts/${user.accountId}`, { makerFeeRate: '0.0002', takerFeeRate: '0.00075' });
-    await adminOk('POST', `/users/${user.userId}/sub-accounts`, {});
-    const view = await account(await keyOf(user.userId, 1));
+    const user = await op.user();
+    await op.ok('PATCH', `/accounts/${user.accountId}`, { makerFeeRate: '0.0002', takerFeeRate: '0.00075' });
+    await op.subAccount(user.userId);
+    const view = await account(await op.keyOf(user.userId, { accountIndex: 1 }));
     expect([view.makerFeeRate, view.takerFeeRate]).toEqual(['0.0002', '0.00075']);
   });
 });

@@ -6,60 +6,20 @@
  * (FLWUSDT), so nothing else can trade into them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { flows, type Flow } from '../../support/account-reads.js';
+import { refused } from '../../support/answers.js';
+import { clockPast } from '../../support/clock.js';
+import { Operator, type Member } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-interface Member {
-  userId: string;
-  accountId: string;
-  client: SpotClient;
-}
-interface Flow {
-  id: string;
-  accountId: string;
-  tokenId: string;
-  flowTypeValue: number;
-  flowType: string;
-  flowName: string;
-  change: string;
-  total: string;
-  created: string;
-}
-
 const FLOW = '/openapi/v1/balance_flow';
-
-function refused(answer: HttpAnswer, code: number, msg: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { code, msg } });
-}
-
-/** Resolves once the clock has moved past `ms`, so the next command gets a later time. */
-async function clockPast(ms: number): Promise<void> {
-  while (Date.now() <= ms) await new Promise((resolve) => setImmediate(resolve));
-}
 
 const brief = (rows: Flow[]): string[][] => rows.map((r) => [r.tokenId, r.flowType, r.change, r.total]);
 
 describe('A31 balance flow', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const newMember = async (funds: [string, string][] = [], permissions?: string[]): Promise<Member> => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    for (const [asset, amount] of funds) await adminOk('POST', '/deposits', { accountId: user.accountId, asset, amount });
-    const keyBody = permissions === undefined ? {} : { permissions };
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${user.userId}/api-keys`, keyBody);
-    return { ...user, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
-  const flows = async (who: SpotClient, params: Record<string, string | number> = {}): Promise<Flow[]> => {
-    const answer = await who.signed('GET', FLOW, params);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as Flow[];
-  };
   const order = async (who: Member, params: Record<string, string>): Promise<void> => {
     const answer = await who.client.signed('POST', '/openapi/v1/order', { symbol: 'FLWUSDT', type: 'LIMIT', timeInForce: 'GTC', ...params });
     expect(answer.status, answer.text).toBe(200);
@@ -67,16 +27,15 @@ describe('A31 balance flow', () => {
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await adminOk('POST', '/assets', { asset: 'FLW', precision: 8, chains: ['FLW'], withdrawFee: '0.1', minWithdraw: '1' });
-    await adminOk('POST', '/symbols', { symbol: 'FLWUSDT', baseAsset: 'FLW', quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.01', minNotional: '1' });
+    op = new Operator(t);
+    await op.listUsdtMarket({ asset: 'FLW', precision: 8, chains: ['FLW'], withdrawFee: '0.1', minWithdraw: '1' });
   });
   afterAll(async () => t.stop());
 
   it('when a deposit arrives, then one DEPOSIT row carries the documented fields and nothing else', async () => {
-    const alice = await newMember();
+    const alice = await op.member();
     const before = Date.now();
-    await adminOk('POST', '/deposits', { accountId: alice.accountId, asset: 'USDT', amount: '379.62405993' });
+    await op.deposit(alice.accountId, 'USDT', '379.62405993');
     const after = Date.now();
     const [row, ...rest] = await flows(alice.client);
     expect(rest).toEqual([]);
@@ -99,8 +58,8 @@ describe('A31 balance flow', () => {
   });
 
   it('when two users trade, then each gets TRADE rows in both assets and a FEE row in the asset received', async () => {
-    const seller = await newMember([['FLW', '5']]);
-    const buyer = await newMember([['USDT', '100']]);
+    const seller = await op.member({ FLW: '5' });
+    const buyer = await op.member({ USDT: '100' });
     await order(seller, { side: 'SELL', price: '10', quantity: '2' });
     await order(buyer, { side: 'BUY', price: '10', quantity: '2' });
     expect(brief(await flows(buyer.client, { tokenId: 'FLW' }))).toEqual([
@@ -124,12 +83,12 @@ describe('A31 balance flow', () => {
   });
 
   it('when a withdrawal is approved, then WITHDRAW (33) and WITHDRAWAL_FEE (35) rows come; a pending lock writes none', async () => {
-    const alice = await newMember([['FLW', '10']]);
+    const alice = await op.member({ FLW: '10' });
     const withdrawal = { tokenId: 'FLW', clientOrderId: 'w-1', address: 'flw1abc', withdrawQuantity: '4' };
     const answer = await alice.client.signed('POST', '/openapi/v1/withdraw', withdrawal);
     expect(answer.status, answer.text).toBe(200);
     expect(brief(await flows(alice.client))).toEqual([['FLW', 'DEPOSIT', '10', '10']]);
-    await adminOk('POST', `/withdrawals/${(answer.body as { orderId: string }).orderId}/approve`, {});
+    await op.ok('POST', `/withdrawals/${(answer.body as { orderId: string }).orderId}/approve`, {});
     const rows = await flows(alice.client);
     expect(brief(rows)).toEqual([
       ['FLW', 'DEPOSIT', '10', '10'],
@@ -147,9 +106,9 @@ describe('A31 balance flow', () => {
     let ids: string[];
 
     beforeAll(async () => {
-      alice = await newMember();
+      alice = await op.member();
       // 110 deposits of 1 USDT: row k (0-based) has total k + 1 whatever order they commit in.
-      await Promise.all(Array.from({ length: 110 }, () => adminOk('POST', '/deposits', { accountId: alice.accountId, asset: 'USDT', amount: '1' })));
+      await Promise.all(Array.from({ length: 110 }, () => op.deposit(alice.accountId, 'USDT', '1')));
       const rows: Flow[] = [];
       for (let fromFlowId: string | undefined; rows.length < 110; ) {
         const page = await flows(alice.client, { limit: 100, ...(fromFlowId === undefined ? {} : { fromFlowId }) });
@@ -209,10 +168,10 @@ describe('A31 balance flow', () => {
   });
 
   it('when bounded by startTime and endTime, then rows are selected on created; startTime > endTime is -1128', async () => {
-    const alice = await newMember([['ETH', '1']]);
+    const alice = await op.member({ ETH: '1' });
     const [first] = await flows(alice.client);
     await clockPast(Number(first.created));
-    await adminOk('POST', '/deposits', { accountId: alice.accountId, asset: 'ETH', amount: '2' });
+    await op.deposit(alice.accountId, 'ETH', '2');
     const [, second] = await flows(alice.client);
     expect(brief(await flows(alice.client, { endTime: first.created }))).toEqual([['ETH', 'DEPOSIT', '1', '1']]);
     expect(brief(await flows(alice.client, { startTime: second.created }))).toEqual([['ETH', 'DEPOSIT', '2', '3']]);
@@ -222,20 +181,19 @@ describe('A31 balance flow', () => {
 
   describe('which account', () => {
     it("when a main key names accountIndex 1, then the sub-account's rows come; without it, the main account's", async () => {
-      const alice = await newMember([['USDT', '100']]);
-      const sub = await adminOk<{ accountId: string }>('POST', `/users/${alice.userId}/sub-accounts`, {});
-      await adminOk('POST', '/deposits', { accountId: sub.accountId, asset: 'USDT', amount: '7' });
+      const alice = await op.member({ USDT: '100' });
+      const sub = await op.subAccount(alice.userId);
+      await op.deposit(sub.accountId, 'USDT', '7');
       expect((await flows(alice.client, { accountType: 1, accountIndex: 1 })).map((r) => [r.accountId, r.change])).toEqual([[sub.accountId, '7']]);
       expect((await flows(alice.client)).map((r) => [r.accountId, r.change])).toEqual([[alice.accountId, '100']]);
       expect((await flows(alice.client, { accountIndex: 0 })).map((r) => [r.accountId, r.change])).toEqual([[alice.accountId, '100']]);
     });
 
     it('when a sub key reads, then it gets its own rows whatever accountType and accountIndex say', async () => {
-      const alice = await newMember([['USDT', '100']]);
-      const sub = await adminOk<{ accountId: string }>('POST', `/users/${alice.userId}/sub-accounts`, {});
-      await adminOk('POST', '/deposits', { accountId: sub.accountId, asset: 'USDT', amount: '7' });
-      const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${alice.userId}/api-keys`, { accountIndex: 1 });
-      const subClient = new SpotClient(t.url, key.apiKey, key.secretKey);
+      const alice = await op.member({ USDT: '100' });
+      const sub = await op.subAccount(alice.userId);
+      await op.deposit(sub.accountId, 'USDT', '7');
+      const subClient = await op.keyOf(alice.userId, { accountIndex: 1 });
       for (const params of [{}, { accountIndex: 0 }, { accountType: 2, accountIndex: 5 }] as Record<string, number>[]) {
         expect((await flows(subClient, params)).map((r) => [r.accountId, r.change])).toEqual([[sub.accountId, '7']]);
       }
@@ -247,12 +205,12 @@ describe('A31 balance flow', () => {
       ['an index the user does not have', -1171, { accountIndex: 1 }, 'Account does not exist.'],
       ['accountType 4', -1130, { accountType: 4 }, "Data sent for paramter 'accountType' is not valid."],
     ])('when a main key names %s, then %i', async (_what, code, params, msg) => {
-      const alice = await newMember();
+      const alice = await op.member();
       refused(await alice.client.signed('GET', FLOW, params), code, msg);
     });
 
     it('when the key lacks BALANCE_FLOW, then -2015', async () => {
-      const alice = await newMember([], ['USER_DATA', 'ACCOUNT_TRANSFER']);
+      const alice = await op.member({}, { permissions: ['USER_DATA', 'ACCOUNT_TRANSFER'] });
       refused(await alice.client.signed('POST', FLOW), -2015, 'Invalid API-key, IP, or permissions for action.');
     });
   });

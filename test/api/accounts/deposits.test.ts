@@ -3,16 +3,13 @@
  * Deposits arrive only through the operator (§5.3), so every test credits them with
  * `POST /admin/v1/deposits` and then reads them back as the account's key.
  */
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { depositAddress } from '../../support/account-reads.js';
+import { ok, refused } from '../../support/answers.js';
+import { clockPast } from '../../support/clock.js';
+import { Operator, type Member } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-interface Member {
-  userId: string;
-  accountId: string;
-  client: SpotClient;
-}
 interface DepositRecord {
   time: string;
   orderId: string;
@@ -23,54 +20,24 @@ interface DepositRecord {
   txid: string;
 }
 
-/** A22's address, computed here independently of the server (§3.4). */
-function expectedAddress(accountId: string, tokenId: string, chainType: string): string {
-  const digest = createHash('sha256').update(`${accountId}:${tokenId}:${chainType}`).digest('hex');
-  return `bourse:${chainType.toLowerCase()}:${digest.slice(0, 40)}`;
-}
-
-/** Resolves once the server's clock (the same machine's) has moved past `ms`, so the next command gets a later time. */
-async function clockPast(ms: number): Promise<void> {
-  while (Date.now() <= ms) await new Promise((resolve) => setImmediate(resolve));
-}
-
-function refused(answer: HttpAnswer, code: number, msg: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { code, msg } });
-}
-
 describe('A21 deposit list and A22 deposit address', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const newMember = async (): Promise<Member> => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${user.userId}/api-keys`, {});
-    return { ...user, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
-  const deposit = async (accountId: string, asset: string, amount: string, txId?: string): Promise<string> =>
-    (await adminOk<{ depositId: string }>('POST', '/deposits', { accountId, asset, amount, ...(txId === undefined ? {} : { txId }) })).depositId;
-  const list = async (who: Member, params: Record<string, string | number> = {}): Promise<DepositRecord[]> => {
-    const answer = await who.client.signed('GET', '/openapi/v1/depositOrders', params);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as DepositRecord[];
-  };
+  const list = async (who: Member, params: Record<string, string | number> = {}): Promise<DepositRecord[]> =>
+    ok<DepositRecord[]>(await who.client.signed('GET', '/openapi/v1/depositOrders', params));
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
   describe('A21', () => {
     it('when the operator credits a crypto deposit, then A21 lists the full record with the first chain address and the txId', async () => {
-      const alice = await newMember();
+      const alice = await op.member();
       const before = Date.now();
-      const depositId = await deposit(alice.accountId, 'USDT', '1000.50', 'chain-tx-1');
+      const depositId = await op.deposit(alice.accountId, 'USDT', '1000.50', 'chain-tx-1');
       const after = Date.now();
       const [record, ...rest] = await list(alice);
       expect(rest).toEqual([]);
@@ -81,7 +48,7 @@ describe('A21 deposit list and A22 deposit address', () => {
         token: 'USDT',
         tokenId: 'USDT',
         tokenName: 'USDT',
-        address: expectedAddress(alice.accountId, 'USDT', 'TRC20'),
+        address: depositAddress(alice.accountId, 'USDT', 'TRC20'),
         addressTag: '',
         fromAddress: '',
         fromAddressTag: '',
@@ -99,8 +66,8 @@ describe('A21 deposit list and A22 deposit address', () => {
     });
 
     it('when a fiat deposit has no txId, then its address is "" and its txid is 64 random hex digits', async () => {
-      const alice = await newMember();
-      await deposit(alice.accountId, 'MXN', '2500');
+      const alice = await op.member();
+      await op.deposit(alice.accountId, 'MXN', '2500');
       const [record] = await list(alice);
       expect(record.address).toBe('');
       expect(record.quantity).toBe('2500');
@@ -108,9 +75,9 @@ describe('A21 deposit list and A22 deposit address', () => {
     });
 
     it('when the account has several deposits, then the newest `limit` come oldest first, and fromId gives the first `limit` above it', async () => {
-      const alice = await newMember();
+      const alice = await op.member();
       const ids: string[] = [];
-      for (const amount of ['1', '2', '3', '4', '5']) ids.push(await deposit(alice.accountId, 'BTC', amount));
+      for (const amount of ['1', '2', '3', '4', '5']) ids.push(await op.deposit(alice.accountId, 'BTC', amount));
       expect((await list(alice)).map((r) => r.orderId)).toEqual(ids);
       expect((await list(alice, { limit: 2 })).map((r) => r.quantity)).toEqual(['4', '5']);
       expect((await list(alice, { fromId: ids[1], limit: 2 })).map((r) => r.quantity)).toEqual(['3', '4']);
@@ -119,21 +86,21 @@ describe('A21 deposit list and A22 deposit address', () => {
     });
 
     it('when filtered by token (or its alias tokenId, any case), then only that asset is listed', async () => {
-      const alice = await newMember();
-      await deposit(alice.accountId, 'BTC', '0.5');
-      await deposit(alice.accountId, 'ETH', '3');
-      await deposit(alice.accountId, 'BTC', '0.25');
+      const alice = await op.member();
+      await op.deposit(alice.accountId, 'BTC', '0.5');
+      await op.deposit(alice.accountId, 'ETH', '3');
+      await op.deposit(alice.accountId, 'BTC', '0.25');
       expect((await list(alice, { token: 'BTC' })).map((r) => r.quantity)).toEqual(['0.5', '0.25']);
       expect((await list(alice, { tokenId: 'eth' })).map((r) => [r.token, r.quantity])).toEqual([['ETH', '3']]);
       refused(await alice.client.signed('GET', '/openapi/v1/depositOrders', { token: 'DOGE' }), -1130, "Data sent for paramter 'token' is not valid.");
     });
 
     it('when bounded by startTime and endTime, then only deposits in [startTime, endTime] come; startTime > endTime is -1128', async () => {
-      const alice = await newMember();
-      await deposit(alice.accountId, 'USDT', '10');
+      const alice = await op.member();
+      await op.deposit(alice.accountId, 'USDT', '10');
       const [first] = await list(alice);
       await clockPast(Number(first.time));
-      await deposit(alice.accountId, 'USDT', '20');
+      await op.deposit(alice.accountId, 'USDT', '20');
       const all = await list(alice);
       expect(all.map((r) => r.quantity)).toEqual(['10', '20']);
       expect((await list(alice, { endTime: first.time })).map((r) => r.quantity)).toEqual(['10']);
@@ -146,8 +113,8 @@ describe('A21 deposit list and A22 deposit address', () => {
     });
 
     it('when read by POST, under the /openapi and /openapi/account/v1 aliases or with a trailing slash, then the same list comes', async () => {
-      const alice = await newMember();
-      await deposit(alice.accountId, 'ETH', '1.25');
+      const alice = await op.member();
+      await op.deposit(alice.accountId, 'ETH', '1.25');
       const expected = await list(alice);
       for (const [method, path] of [
         ['POST', '/openapi/v1/depositOrders'],
@@ -161,12 +128,11 @@ describe('A21 deposit list and A22 deposit address', () => {
     });
 
     it("when another user or a sub-account of the same user reads A21, then it never sees this account's deposits", async () => {
-      const alice = await newMember();
-      const bob = await newMember();
-      await deposit(alice.accountId, 'USDT', '77');
-      await adminOk('POST', `/users/${alice.userId}/sub-accounts`, {});
-      const subKey = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${alice.userId}/api-keys`, { accountIndex: 1 });
-      const sub = new SpotClient(t.url, subKey.apiKey, subKey.secretKey);
+      const alice = await op.member();
+      const bob = await op.member();
+      await op.deposit(alice.accountId, 'USDT', '77');
+      await op.subAccount(alice.userId);
+      const sub = await op.keyOf(alice.userId, { accountIndex: 1 });
       expect(await list(bob)).toEqual([]);
       const subAnswer = await sub.signed('GET', '/openapi/v1/depositOrders');
       expect(subAnswer.body).toEqual([]);
@@ -175,12 +141,12 @@ describe('A21 deposit list and A22 deposit address', () => {
 
   describe('A22', () => {
     it('when asked for USDT without chainType, then the first chain (TRC20) answers with the documented body', async () => {
-      const alice = await newMember();
+      const alice = await op.member();
       const answer = await alice.client.signed('GET', '/openapi/v1/depositAddress', { tokenId: 'USDT' });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
         allowDeposit: true,
-        address: expectedAddress(alice.accountId, 'USDT', 'TRC20'),
+        address: depositAddress(alice.accountId, 'USDT', 'TRC20'),
         addressExt: '',
         minQuantity: '0',
         needAddressTag: false,
@@ -197,25 +163,24 @@ describe('A21 deposit list and A22 deposit address', () => {
       ['btc', 'BTC', 'BTC'],
       ['ETH', 'eth', 'ETH'],
     ])('when asked for %s on chain %s, then the address is bourse:<chain>:sha256 and tokenType is %s', async (tokenId, chainType, tokenType) => {
-      const alice = await newMember();
+      const alice = await op.member();
       const answer = await alice.client.signed('GET', '/openapi/v1/depositAddress', { tokenId, chainType });
       const body = answer.body as { address: string; tokenType: string };
       expect({ address: body.address, tokenType: body.tokenType }).toEqual({
-        address: expectedAddress(alice.accountId, tokenId.toUpperCase(), chainType.toUpperCase()),
+        address: depositAddress(alice.accountId, tokenId.toUpperCase(), chainType.toUpperCase()),
         tokenType,
       });
     });
 
     it('when asked twice, by GET and by POST, then the address is the same; a sub-account key gets its own account\'s address', async () => {
-      const alice = await newMember();
+      const alice = await op.member();
       const first = await alice.client.signed('GET', '/openapi/v1/depositAddress', { tokenId: 'BTC' });
       const second = await alice.client.signed('POST', '/openapi/v1/depositAddress', { tokenId: 'BTC' }, { place: 'body' });
       expect(second.body).toEqual(first.body);
-      const { accountId } = await adminOk<{ accountId: string }>('POST', `/users/${alice.userId}/sub-accounts`, {});
-      const subKey = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${alice.userId}/api-keys`, { accountIndex: 1 });
-      const sub = new SpotClient(t.url, subKey.apiKey, subKey.secretKey);
+      const { accountId } = await op.subAccount(alice.userId);
+      const sub = await op.keyOf(alice.userId, { accountIndex: 1 });
       const subAnswer = await sub.signed('GET', '/openapi/account/v1/depositAddress', { tokenId: 'BTC' });
-      expect((subAnswer.body as { address: string }).address).toBe(expectedAddress(accountId, 'BTC', 'BTC'));
+      expect((subAnswer.body as { address: string }).address).toBe(depositAddress(accountId, 'BTC', 'BTC'));
       expect((subAnswer.body as { address: string }).address).not.toBe((first.body as { address: string }).address);
     });
 
@@ -226,7 +191,7 @@ describe('A21 deposit list and A22 deposit address', () => {
       ['a chain the asset does not have', -1130, { tokenId: 'USDT', chainType: 'BTC' }, "Data sent for paramter 'chainType' is not valid."],
       ['an unknown chain', -1130, { tokenId: 'BTC', chainType: 'LIGHTNING' }, "Data sent for paramter 'chainType' is not valid."],
     ])('when asked with %s, then it is refused with %i', async (_what, code, params, msg) => {
-      const alice = await newMember();
+      const alice = await op.member();
       refused(await alice.client.signed('GET', '/openapi/v1/depositAddress', params), code, msg);
     });
   });

@@ -5,33 +5,15 @@
  * USER_ACCOUNT_TRANSFER row per side.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { flows, holdings, type Flow } from '../../support/account-reads.js';
+import { refused } from '../../support/answers.js';
+import type { HttpAnswer, SpotClient } from '../../support/clients.js';
+import { Operator, type Family } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-
-interface Family {
-  userId: string;
-  mainId: string;
-  subId: string;
-  main: SpotClient;
-  sub: SpotClient;
-}
-interface Flow {
-  accountId: string;
-  tokenId: string;
-  flowTypeValue: number;
-  flowType: string;
-  flowName: string;
-  change: string;
-  total: string;
-}
 
 const TRANSFER = '/openapi/v1/transfer';
 const MAIN_TO_SUB = { fromAccountType: '1', fromAccountIndex: '0', toAccountType: '1', toAccountIndex: '1' };
 const SUB_TO_MAIN = { fromAccountType: '1', fromAccountIndex: '1', toAccountType: '1', toAccountIndex: '0' };
-
-function refused(answer: HttpAnswer, code: number, msg: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { code, msg } });
-}
 
 function succeeded(answer: HttpAnswer): void {
   expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: { success: true } });
@@ -39,45 +21,18 @@ function succeeded(answer: HttpAnswer): void {
 
 describe('A30 internal transfer', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const client = async (userId: string, body: Record<string, unknown>): Promise<SpotClient> => {
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${userId}/api-keys`, body);
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
-  /** A user with one sub-account, a key for each, and `funds` deposited in the main account. */
-  const family = async (funds: Record<string, string> = {}, mainPermissions?: string[]): Promise<Family> => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    const sub = await adminOk<{ accountId: string }>('POST', `/users/${user.userId}/sub-accounts`, { name: 'bot-a' });
-    for (const [asset, amount] of Object.entries(funds)) await adminOk('POST', '/deposits', { accountId: user.accountId, asset, amount });
-    return {
-      userId: user.userId,
-      mainId: user.accountId,
-      subId: sub.accountId,
-      main: await client(user.userId, mainPermissions === undefined ? {} : { permissions: mainPermissions }),
-      sub: await client(user.userId, { accountIndex: 1 }),
-    };
-  };
+  const family = (funds: Record<string, string> = {}, mainPermissions?: string[]): Promise<Family> =>
+    op.family(funds, { subName: 'bot-a', mainKey: { permissions: mainPermissions } });
   /** Free and locked of one asset as A19 shows it to `who`. */
-  const holding = async (who: SpotClient, asset: string): Promise<string> => {
-    const answer = await who.signed('GET', '/openapi/v1/account');
-    const found = (answer.body as { balances: { asset: string; free: string; locked: string }[] }).balances.find((b) => b.asset === asset);
-    return `${found?.free}/${found?.locked}`;
-  };
-  const flows = async (f: Family, accountIndex: number): Promise<Flow[]> => {
-    const answer = await f.main.signed('GET', '/openapi/v1/balance_flow', { accountIndex });
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as Flow[];
-  };
+  const holding = async (who: SpotClient, asset: string): Promise<string> => (await holdings(who, [asset]))[asset];
+  /** A31 rows of the family's account at `accountIndex`, read by the main key. */
+  const flowsOf = (f: Family, accountIndex: number): Promise<Flow[]> => flows(f.main, { accountIndex });
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
@@ -87,8 +42,8 @@ describe('A30 internal transfer', () => {
     expect(await holding(f.main, 'USDT')).toBe('749.75/0');
     expect(await holding(f.sub, 'USDT')).toBe('250.25/0');
     const transfer = { tokenId: 'USDT', flowTypeValue: 51, flowType: 'USER_ACCOUNT_TRANSFER', flowName: 'Transfer' };
-    expect((await flows(f, 0)).at(-1)).toMatchObject({ ...transfer, accountId: f.mainId, change: '-250.25', total: '749.75' });
-    expect(await flows(f, 1)).toMatchObject([{ ...transfer, accountId: f.subId, change: '250.25', total: '250.25' }]);
+    expect((await flowsOf(f, 0)).at(-1)).toMatchObject({ ...transfer, accountId: f.mainId, change: '-250.25', total: '749.75' });
+    expect(await flowsOf(f, 1)).toMatchObject([{ ...transfer, accountId: f.subId, change: '250.25', total: '250.25' }]);
   });
 
   it('when a main key sends from the sub-account back to main, then the funds return', async () => {
@@ -97,7 +52,7 @@ describe('A30 internal transfer', () => {
     succeeded(await f.main.signed('POST', TRANSFER, { ...SUB_TO_MAIN, tokenId: 'btc', amount: '0.5' }));
     expect(await holding(f.main, 'BTC')).toBe('1/0');
     expect(await holding(f.sub, 'BTC')).toBe('1/0');
-    expect((await flows(f, 1)).map((row) => [row.change, row.total])).toEqual([
+    expect((await flowsOf(f, 1)).map((row) => [row.change, row.total])).toEqual([
       ['1.5', '1.5'],
       ['-0.5', '1'],
     ]);
@@ -157,12 +112,12 @@ describe('A30 internal transfer', () => {
     for (const [name, value] of Object.entries(params)) if (value === '') delete params[name];
     refused(await f.main.signed('POST', TRANSFER, params), code, msg);
     expect(await holding(f.main, 'USDT')).toBe('100/0');
-    expect((await flows(f, 0)).map((row) => row.flowType)).toEqual(['DEPOSIT']);
+    expect((await flowsOf(f, 0)).map((row) => row.flowType)).toEqual(['DEPOSIT']);
   });
 
   it('when a main key names two sub-accounts, then -1172: one side must be the main account', async () => {
     const f = await family({ USDT: '100' });
-    await adminOk('POST', `/users/${f.userId}/sub-accounts`, {});
+    await op.subAccount(f.userId);
     succeeded(await f.main.signed('POST', TRANSFER, { ...MAIN_TO_SUB, tokenId: 'USDT', amount: '40' }));
     refused(
       await f.main.signed('POST', TRANSFER, { ...SUB_TO_MAIN, toAccountIndex: '2', tokenId: 'USDT', amount: '1' }),

@@ -3,53 +3,35 @@
  * sub-accounts by index; a sub key is refused with -1005. Sub-accounts come from the operator (§10).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { refused } from '../../support/answers.js';
+import { Operator } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-
-interface User {
-  userId: string;
-  accountId: string;
-}
 
 const QUERY = '/openapi/v1/subAccount/query';
 
-function refused(answer: HttpAnswer, code: number, msg: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { code, msg } });
-}
-
 describe('A29 sub-account list', () => {
   let t: TestServer;
-  let admin: AdminClient;
-
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const keyOf = async (userId: string, body: Record<string, unknown> = {}): Promise<SpotClient> => {
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${userId}/api-keys`, body);
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
+  let op: Operator;
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
   it('when the user has no sub-account, then only the main account is listed', async () => {
-    const user = await adminOk<User>('POST', '/users', {});
-    const answer = await (await keyOf(user.userId)).signed('POST', QUERY);
+    const user = await op.user();
+    const answer = await (await op.keyOf(user.userId)).signed('POST', QUERY);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([{ accountId: user.accountId, accountName: '', accountType: 1, accountIndex: 0 }]);
   });
 
   it('when the operator created sub-accounts, then the main account comes first and the subs follow by index with their names', async () => {
-    const user = await adminOk<User>('POST', '/users', {});
-    const botA = await adminOk<{ accountId: string; accountIndex: number }>('POST', `/users/${user.userId}/sub-accounts`, { name: 'bot-a' });
-    const second = await adminOk<{ accountId: string; accountIndex: number }>('POST', `/users/${user.userId}/sub-accounts`, {});
+    const user = await op.user();
+    const botA = await op.subAccount(user.userId, 'bot-a');
+    const second = await op.subAccount(user.userId);
     expect([botA.accountIndex, second.accountIndex]).toEqual([1, 2]);
-    const answer = await (await keyOf(user.userId)).signed('POST', QUERY);
+    const answer = await (await op.keyOf(user.userId)).signed('POST', QUERY);
     expect(answer.body).toEqual([
       { accountId: user.accountId, accountName: '', accountType: 1, accountIndex: 0 },
       { accountId: botA.accountId, accountName: 'bot-a', accountType: 1, accountIndex: 1 },
@@ -59,9 +41,9 @@ describe('A29 sub-account list', () => {
   });
 
   it('when read by GET, by POST with a form body, or under the aliases, then the same list comes', async () => {
-    const user = await adminOk<User>('POST', '/users', {});
-    await adminOk('POST', `/users/${user.userId}/sub-accounts`, { name: 'x' });
-    const client = await keyOf(user.userId);
+    const user = await op.user();
+    await op.subAccount(user.userId, 'x');
+    const client = await op.keyOf(user.userId);
     const expected = (await client.signed('POST', QUERY)).body;
     for (const [method, path, place] of [
       ['GET', QUERY, 'query'],
@@ -75,30 +57,30 @@ describe('A29 sub-account list', () => {
   });
 
   it("when another user's sub-accounts exist, then they are not listed", async () => {
-    const alice = await adminOk<User>('POST', '/users', {});
-    const bob = await adminOk<User>('POST', '/users', {});
-    await adminOk('POST', `/users/${bob.userId}/sub-accounts`, {});
-    const answer = await (await keyOf(alice.userId)).signed('GET', QUERY);
+    const alice = await op.user();
+    const bob = await op.user();
+    await op.subAccount(bob.userId);
+    const answer = await (await op.keyOf(alice.userId)).signed('GET', QUERY);
     expect(answer.body).toEqual([{ accountId: alice.accountId, accountName: '', accountType: 1, accountIndex: 0 }]);
   });
 
   it('when a sub-account key asks, by GET or POST, then -1005', async () => {
-    const user = await adminOk<User>('POST', '/users', {});
-    await adminOk('POST', `/users/${user.userId}/sub-accounts`, {});
-    const sub = await keyOf(user.userId, { accountIndex: 1 });
+    const user = await op.user();
+    await op.subAccount(user.userId);
+    const sub = await op.keyOf(user.userId, { accountIndex: 1 });
     refused(await sub.signed('POST', QUERY), -1005, 'No permission for this action.');
     refused(await sub.signed('GET', QUERY), -1005, 'No permission for this action.');
   });
 
   it('when the key lacks SUB_ACCOUNT_LIST, then -2015', async () => {
-    const user = await adminOk<User>('POST', '/users', {});
-    const client = await keyOf(user.userId, { permissions: ['USER_DATA', 'TRADE', 'ACCOUNT_TRANSFER', 'BALANCE_FLOW', 'TRANSFER', 'WITHDRAW'] });
+    const user = await op.user();
+    const client = await op.keyOf(user.userId, { permissions: ['USER_DATA', 'TRADE', 'ACCOUNT_TRANSFER', 'BALANCE_FLOW', 'TRANSFER', 'WITHDRAW'] });
     refused(await client.signed('POST', QUERY), -2015, 'Invalid API-key, IP, or permissions for action.');
   });
 
   it('when the request is not signed, then -1102 names the signature', async () => {
-    const user = await adminOk<User>('POST', '/users', {});
-    const client = await keyOf(user.userId);
+    const user = await op.user();
+    const client = await op.keyOf(user.userId);
     const answer = await client.signed('POST', QUERY, {}, { signature: '' });
     refused(answer, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
   });

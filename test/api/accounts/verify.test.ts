@@ -5,10 +5,9 @@
  * for this file so that its figures are exact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, request, SpotClient } from '../../support/clients.js';
+import { request } from '../../support/clients.js';
+import { MAIN_TO_SUB, Operator } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-
-const MAIN_TO_SUB = { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: 1 };
 
 interface VerifyReport {
   ok: boolean;
@@ -19,27 +18,20 @@ interface VerifyReport {
 
 describe('operator verify', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
   let aliceAccountId: string;
-
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await adminOk('POST', '/assets', { asset: 'VRF', precision: 6, chains: ['VRF'], withdrawFee: '0.25', minWithdraw: '1' });
-    const alice = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    const bob = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
+    op = new Operator(t);
+    await op.ok('POST', '/assets', { asset: 'VRF', precision: 6, chains: ['VRF'], withdrawFee: '0.25', minWithdraw: '1' });
+    const alice = await op.user();
+    const bob = await op.user();
     aliceAccountId = alice.accountId;
-    await adminOk('POST', `/users/${alice.userId}/sub-accounts`, {});
-    await adminOk('POST', '/deposits', { accountId: alice.accountId, asset: 'VRF', amount: '10' });
-    await adminOk('POST', '/deposits', { accountId: bob.accountId, asset: 'VRF', amount: '2.5' });
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${alice.userId}/api-keys`, {});
-    const client = new SpotClient(t.url, key.apiKey, key.secretKey);
+    await op.subAccount(alice.userId);
+    await op.deposit(alice.accountId, 'VRF', '10');
+    await op.deposit(bob.accountId, 'VRF', '2.5');
+    const client = await op.keyOf(alice.userId);
     const calls = [
       client.signed('POST', '/openapi/v1/transfer', { ...MAIN_TO_SUB, tokenId: 'VRF', amount: '1' }),
       client.signed('POST', '/openapi/v1/user/transfer', { targetUserId: bob.userId, clientOrderId: 'u-1', tokenId: 'VRF', amount: '0.5', businessType: 3 }),
@@ -48,14 +40,14 @@ describe('operator verify', () => {
     ];
     const answers = await Promise.all(calls);
     for (const answer of answers) expect(answer.status, answer.text).toBe(200);
-    await adminOk('POST', `/withdrawals/${(answers[2].body as { orderId: string }).orderId}/approve`, { txId: 'vrf-tx' });
-    await adminOk('POST', `/withdrawals/${(answers[3].body as { orderId: string }).orderId}/reject`, {});
+    await op.ok('POST', `/withdrawals/${(answers[2].body as { orderId: string }).orderId}/approve`, { txId: 'vrf-tx' });
+    await op.ok('POST', `/withdrawals/${(answers[3].body as { orderId: string }).orderId}/reject`, {});
   });
   afterAll(async () => t.stop());
 
   it('when deposits, transfers and settled withdrawals have run, then verify is ok with every asset by name and exact VRF figures', async () => {
     const before = Date.now();
-    const report = await adminOk<VerifyReport>('GET', '/verify');
+    const report = await op.ok<VerifyReport>('GET', '/verify');
     expect(report.ok).toBe(true);
     expect(report.checkedAt).toBeGreaterThanOrEqual(before);
     expect(report.replay).toBeUndefined();
@@ -66,7 +58,7 @@ describe('operator verify', () => {
   });
 
   it('when asked with ?replay=1, then a fresh replay of the journal reaches the same state hash', async () => {
-    const report = await adminOk<VerifyReport>('GET', '/verify?replay=1');
+    const report = await op.ok<VerifyReport>('GET', '/verify?replay=1');
     expect(report.ok).toBe(true);
     expect(report.replay?.ok).toBe(true);
     expect(report.replay?.stateHash).toMatch(/^[0-9a-f]{64}$/);
@@ -80,7 +72,7 @@ describe('operator verify', () => {
     if (balance === undefined) throw new Error('alice holds no VRF');
     balance.free += 1n;
     try {
-      const report = await adminOk<VerifyReport>('GET', '/verify?replay=1');
+      const report = await op.ok<VerifyReport>('GET', '/verify?replay=1');
       expect(report.ok).toBe(false);
       expect(report.details.find((d) => d.asset === 'VRF' && d.accountId === undefined)).toEqual({
         asset: 'VRF',
@@ -101,7 +93,7 @@ describe('operator verify', () => {
     } finally {
       balance.free -= 1n;
     }
-    expect((await adminOk<VerifyReport>('GET', '/verify')).ok).toBe(true);
+    expect((await op.ok<VerifyReport>('GET', '/verify')).ok).toBe(true);
   });
 
   it('when the bearer token is missing or wrong, then 401 -1002 or -2015', async () => {

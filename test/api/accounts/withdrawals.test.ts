@@ -4,14 +4,12 @@
  * BTC fee 0.0005, minimum 0.001.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { balance as a19Balance } from '../../support/account-reads.js';
+import { ok, refused } from '../../support/answers.js';
+import type { HttpAnswer } from '../../support/clients.js';
+import { Operator, type Member } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-interface Member {
-  userId: string;
-  accountId: string;
-  client: SpotClient;
-}
 interface WithdrawalRecord {
   time: string;
   orderId: string;
@@ -29,58 +27,31 @@ interface Balance {
 
 const WITHDRAW = '/openapi/v1/withdraw';
 
-function refused(answer: HttpAnswer, code: number, msg: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { code, msg } });
-}
-
 describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await admin.send(method, path, body);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as T;
-  };
-  const newMember = async (funds: Record<string, string> = {}, permissions?: string[]): Promise<Member> => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    for (const [asset, amount] of Object.entries(funds)) await adminOk('POST', '/deposits', { accountId: user.accountId, asset, amount });
-    const keyBody = permissions === undefined ? {} : { permissions };
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${user.userId}/api-keys`, keyBody);
-    return { ...user, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
   const withdraw = (who: Member, params: Record<string, string>): Promise<HttpAnswer> => who.client.signed('POST', WITHDRAW, params);
-  const withdrawOk = async (who: Member, params: Record<string, string>): Promise<string> => {
-    const answer = await withdraw(who, params);
-    expect(answer.status, answer.text).toBe(200);
-    return (answer.body as { orderId: string }).orderId;
-  };
+  const withdrawOk = async (who: Member, params: Record<string, string>): Promise<string> => ok<{ orderId: string }>(await withdraw(who, params)).orderId;
+  /** Free and locked of one asset, without the total. */
   const balance = async (who: Member, asset: string): Promise<Balance> => {
-    const answer = await who.client.signed('GET', '/openapi/v1/account');
-    const found = (answer.body as { balances: Balance[] }).balances.find((b) => b.asset === asset);
-    if (found === undefined) throw new Error(`no ${asset} in ${answer.text}`);
-    return { asset, free: found.free, locked: found.locked };
+    const { free, locked } = await a19Balance(who.client, asset);
+    return { asset, free, locked };
   };
-  const detail = async (who: Member, params: Record<string, string>): Promise<WithdrawalRecord> => {
-    const answer = await who.client.signed('GET', '/openapi/v1/withdraw/detail', params);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as WithdrawalRecord;
-  };
-  const list = async (who: Member, params: Record<string, string | number> = {}): Promise<WithdrawalRecord[]> => {
-    const answer = await who.client.signed('GET', '/openapi/v1/withdrawalOrders', params);
-    expect(answer.status, answer.text).toBe(200);
-    return answer.body as WithdrawalRecord[];
-  };
+  const detail = async (who: Member, params: Record<string, string>): Promise<WithdrawalRecord> =>
+    ok<WithdrawalRecord>(await who.client.signed('GET', '/openapi/v1/withdraw/detail', params));
+  const list = async (who: Member, params: Record<string, string | number> = {}): Promise<WithdrawalRecord[]> =>
+    ok<WithdrawalRecord[]>(await who.client.signed('GET', '/openapi/v1/withdrawalOrders', params));
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
+    op = new Operator(t);
   });
   afterAll(async () => t.stop());
 
   describe('A23', () => {
     it('when a withdrawal is requested, then it answers the documented body and locks quantity plus fee', async () => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const answer = await withdraw(alice, { tokenId: 'USDT', clientOrderId: 'w-1', address: 'TXYZabc', withdrawQuantity: '100', chainType: 'TRC20' });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({ status: 0, success: true, needBrokerAudit: true, orderId: expect.stringMatching(/^[1-9][0-9]*$/) as string });
@@ -88,7 +59,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
     });
 
     it('when the same clientOrderId comes again with the same values, then the first reply comes back and nothing more is locked', async () => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const params = { tokenId: 'USDT', clientOrderId: 'retry-me', address: 'TXYZabc', withdrawQuantity: '100', chainType: 'TRC20' };
       const first = await withdraw(alice, params);
       // Values compare as values (§1.3): "100.0" is "100"; the default chain is the one sent first.
@@ -105,7 +76,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
       ['another chain', { chainType: 'ERC20' }],
       ['another addressExt', { addressExt: 'memo-2' }],
     ])('when the same clientOrderId comes with %s, then -1174 and nothing changes', async (_what, change) => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const params = { tokenId: 'USDT', clientOrderId: 'once', address: 'TXYZabc', withdrawQuantity: '100', chainType: 'TRC20' };
       await withdrawOk(alice, params);
       refused(await withdraw(alice, { ...params, ...change }), -1174, 'Repeated submit request.');
@@ -113,16 +84,16 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
     });
 
     it('when a refused withdrawal is retried with the same clientOrderId after funding, then it is accepted: a refusal leaves no trace', async () => {
-      const alice = await newMember({ USDT: '10' });
+      const alice = await op.member({ USDT: '10' });
       const params = { tokenId: 'USDT', clientOrderId: 'w-late', address: 'TXYZabc', withdrawQuantity: '10' };
       refused(await withdraw(alice, params), -1131, 'Balance insufficient');
-      await adminOk('POST', '/deposits', { accountId: alice.accountId, asset: 'USDT', amount: '1' });
+      await op.deposit(alice.accountId, 'USDT', '1');
       await withdrawOk(alice, params);
       expect(await balance(alice, 'USDT')).toEqual({ asset: 'USDT', free: '0', locked: '11' });
     });
 
     it('when quantity plus fee is exactly the free balance, then it is accepted; one atom more is -1131', async () => {
-      const alice = await newMember({ BTC: '1' });
+      const alice = await op.member({ BTC: '1' });
       const oneAtomTooMany = { tokenId: 'BTC', clientOrderId: 'w-a', address: 'bc1qxyz', withdrawQuantity: '0.99950001' };
       refused(await withdraw(alice, oneAtomTooMany), -1131, 'Balance insufficient');
       await withdrawOk(alice, { tokenId: 'BTC', clientOrderId: 'w-b', address: 'bc1qxyz', withdrawQuantity: '0.9995' });
@@ -142,7 +113,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
       ['no withdrawQuantity', -1102, { withdrawQuantity: '' }, "Mandatory parameter 'withdrawQuantity' was not sent, was empty/null, or malformed."],
       ['more than the free balance', -1131, { withdrawQuantity: '500' }, 'Balance insufficient'],
     ])('when requested with %s, then it is refused with %i and nothing is locked', async (_what, code, change, msg) => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const params: Record<string, string> = { tokenId: 'USDT', clientOrderId: 'w-x', address: 'TXYZabc', withdrawQuantity: '10', ...change };
       for (const [name, value] of Object.entries(params)) if (value === '') delete params[name];
       refused(await withdraw(alice, params), code, msg);
@@ -151,7 +122,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
     });
 
     it('when the key lacks the WITHDRAW permission, then -2015 and A19 says canWithdraw false', async () => {
-      const alice = await newMember({ USDT: '500' }, ['USER_DATA', 'TRADE']);
+      const alice = await op.member({ USDT: '500' }, { permissions: ['USER_DATA', 'TRADE'] });
       refused(
         await withdraw(alice, { tokenId: 'USDT', clientOrderId: 'w-1', address: 'TXYZabc', withdrawQuantity: '10' }),
         -2015,
@@ -164,7 +135,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
 
   describe('A24 and A25', () => {
     it('when a withdrawal waits, then A25 by orderId and by clientOrderId and A24 show the full auditing record', async () => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const before = Date.now();
       const orderId = await withdrawOk(alice, {
         tokenId: 'USDT',
@@ -208,10 +179,10 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
     });
 
     it('when the operator approves with a txId, then the record is status 6 with that txid and a settlement time', async () => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const orderId = await withdrawOk(alice, { tokenId: 'USDT', clientOrderId: 'w-1', address: 'TXYZabc', withdrawQuantity: '100' });
       const before = Date.now();
-      await adminOk('POST', `/withdrawals/${orderId}/approve`, { txId: 'chain-tx-42' });
+      await op.ok('POST', `/withdrawals/${orderId}/approve`, { txId: 'chain-tx-42' });
       const after = Date.now();
       const record = await detail(alice, { orderId });
       expect({ status: record.status, statusCode: record.statusCode, txid: record.txid }).toEqual({
@@ -225,28 +196,28 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
     });
 
     it('when the operator approves without a txId, then the txid is 64 random hex digits', async () => {
-      const alice = await newMember({ BTC: '1' });
+      const alice = await op.member({ BTC: '1' });
       const orderId = await withdrawOk(alice, { tokenId: 'BTC', clientOrderId: 'w-1', address: 'bc1qxyz', withdrawQuantity: '0.5' });
-      await adminOk('POST', `/withdrawals/${orderId}/approve`, {});
+      await op.ok('POST', `/withdrawals/${orderId}/approve`, {});
       expect((await detail(alice, { orderId })).txid).toMatch(/^[0-9a-f]{64}$/);
     });
 
     it('when the operator rejects, then the record is status 2, funds are unlocked, and a second settlement is -1130', async () => {
-      const alice = await newMember({ USDT: '500' });
+      const alice = await op.member({ USDT: '500' });
       const orderId = await withdrawOk(alice, { tokenId: 'USDT', clientOrderId: 'w-1', address: 'TXYZabc', withdrawQuantity: '100' });
-      await adminOk('POST', `/withdrawals/${orderId}/reject`, { reason: 'address on a sanctions list' });
+      await op.ok('POST', `/withdrawals/${orderId}/reject`, { reason: 'address on a sanctions list' });
       const record = await detail(alice, { clientOrderId: 'w-1' });
       expect({ status: record.status, statusCode: record.statusCode, txid: record.txid }).toEqual({ status: 2, statusCode: 'BROKER_REJECT_STATUS', txid: '' });
       expect(record.walletHandleTime).not.toBe('0');
       expect(await balance(alice, 'USDT')).toEqual({ asset: 'USDT', free: '500', locked: '0' });
       for (const action of ['approve', 'reject']) {
-        const again = await admin.send('POST', `/withdrawals/${orderId}/${action}`, {});
+        const again = await op.admin.send('POST', `/withdrawals/${orderId}/${action}`, {});
         refused(again, -1130, "Data sent for paramter 'status' is not valid.");
       }
     });
 
     it('when several withdrawals exist, then A24 pages like A21 and filters by token', async () => {
-      const alice = await newMember({ USDT: '500', BTC: '1' });
+      const alice = await op.member({ USDT: '500', BTC: '1' });
       const ids: string[] = [];
       for (const [tokenId, quantity] of [
         ['USDT', '10'],
@@ -266,8 +237,8 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
     });
 
     it("when A25 names no id, an unknown one, or another account's withdrawal, then -1102 or -2013", async () => {
-      const alice = await newMember({ USDT: '500' });
-      const bob = await newMember();
+      const alice = await op.member({ USDT: '500' });
+      const bob = await op.member();
       const orderId = await withdrawOk(alice, { tokenId: 'USDT', clientOrderId: 'w-1', address: 'TXYZabc', withdrawQuantity: '10' });
       refused(
         await alice.client.signed('GET', '/openapi/v1/withdraw/detail', {}),

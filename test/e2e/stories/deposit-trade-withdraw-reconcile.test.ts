@@ -6,66 +6,39 @@
  * SOL and SOLUSDT are listed for this story, so no other order can trade into it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { flows, holdings } from '../../support/account-reads.js';
+import { ok } from '../../support/answers.js';
+import { Operator, type Member } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-
-interface Member {
-  userId: string;
-  accountId: string;
-  client: SpotClient;
-}
-interface Flow {
-  tokenId: string;
-  flowType: string;
-  change: string;
-  total: string;
-}
-
-function ok<T>(answer: HttpAnswer): T {
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body as T;
-}
 
 describe('story: deposit, trade, withdraw, reconcile', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
   let alice: Member;
   let bob: Member;
   let withdrawalId: string;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => ok<T>(await admin.send(method, path, body));
-  const newMember = async (): Promise<Member> => {
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${user.userId}/api-keys`, {});
-    return { ...user, client: new SpotClient(t.url, key.apiKey, key.secretKey) };
-  };
   /** `free/locked` per asset of interest. */
-  const holdings = async (who: Member): Promise<Record<string, string>> => {
-    const body = ok<{ balances: { asset: string; free: string; locked: string }[] }>(await who.client.signed('GET', '/openapi/v1/account'));
-    const out: Record<string, string> = {};
-    for (const b of body.balances) if (b.asset === 'SOL' || b.asset === 'USDT') out[b.asset] = `${b.free}/${b.locked}`;
-    return out;
-  };
-  const flows = async (who: Member, tokenId: string): Promise<string[][]> =>
-    ok<Flow[]>(await who.client.signed('GET', '/openapi/v1/balance_flow', { tokenId })).map((f) => [f.flowType, f.change, f.total]);
+  const solAndUsdt = (who: Member): Promise<Record<string, string>> => holdings(who.client, ['SOL', 'USDT']);
+  const flowRows = async (who: Member, tokenId: string): Promise<string[][]> =>
+    (await flows(who.client, { tokenId })).map((f) => [f.flowType, f.change, f.total]);
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await adminOk('POST', '/assets', { asset: 'SOL', precision: 8, chains: ['SOL'], withdrawFee: '0.01', minWithdraw: '0.1' });
-    await adminOk('POST', '/symbols', { symbol: 'SOLUSDT', baseAsset: 'SOL', quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.01', minNotional: '1' });
-    alice = await newMember();
-    bob = await newMember();
+    op = new Operator(t);
+    await op.listUsdtMarket({ asset: 'SOL', precision: 8, chains: ['SOL'], withdrawFee: '0.01', minWithdraw: '0.1' });
+    alice = await op.member();
+    bob = await op.member();
   });
   afterAll(async () => t.stop());
 
   it('1. the operator credits the deposits and each account lists its own', async () => {
-    const usdt = await adminOk<{ depositId: string }>('POST', '/deposits', { accountId: alice.accountId, asset: 'USDT', amount: '1000', txId: 'tx-alice' });
-    await adminOk('POST', '/deposits', { accountId: bob.accountId, asset: 'SOL', amount: '5', txId: 'tx-bob' });
+    const usdtDepositId = await op.deposit(alice.accountId, 'USDT', '1000', 'tx-alice');
+    await op.deposit(bob.accountId, 'SOL', '5', 'tx-bob');
     const listed = ok<{ orderId: string; token: string; quantity: string; txid: string }[]>(await alice.client.signed('GET', '/openapi/v1/depositOrders'));
-    expect(listed.map((d) => [d.orderId, d.token, d.quantity, d.txid])).toEqual([[usdt.depositId, 'USDT', '1000', 'tx-alice']]);
-    expect(await holdings(alice)).toEqual({ SOL: '0/0', USDT: '1000/0' });
-    expect(await holdings(bob)).toEqual({ SOL: '5/0', USDT: '0/0' });
+    expect(listed.map((d) => [d.orderId, d.token, d.quantity, d.txid])).toEqual([[usdtDepositId, 'USDT', '1000', 'tx-alice']]);
+    expect(await solAndUsdt(alice)).toEqual({ SOL: '0/0', USDT: '1000/0' });
+    expect(await solAndUsdt(bob)).toEqual({ SOL: '5/0', USDT: '0/0' });
   });
 
   it('2. Bob offers 2 SOL at 150: the order rests and locks 2 SOL', async () => {
@@ -73,7 +46,7 @@ describe('story: deposit, trade, withdraw, reconcile', () => {
       await bob.client.signed('POST', '/openapi/v1/order', { symbol: 'SOLUSDT', side: 'SELL', type: 'LIMIT', price: '150', quantity: '2' }),
     );
     expect([order.status, order.fills]).toEqual(['NEW', []]);
-    expect(await holdings(bob)).toEqual({ SOL: '3/2', USDT: '0/0' });
+    expect(await solAndUsdt(bob)).toEqual({ SOL: '3/2', USDT: '0/0' });
   });
 
   it('3. Alice buys 2 SOL at 150: one fill, fees in the asset each receives', async () => {
@@ -82,8 +55,8 @@ describe('story: deposit, trade, withdraw, reconcile', () => {
     );
     expect([order.status, order.executedQty, order.cummulativeQuoteQty]).toEqual(['FILLED', '2', '300']);
     expect(order.fills).toEqual([{ price: '150', qty: '2', commission: '0.002', commissionAsset: 'SOL', tradeId: order.fills[0].tradeId }]);
-    expect(await holdings(alice)).toEqual({ SOL: '1.998/0', USDT: '700/0' });
-    expect(await holdings(bob)).toEqual({ SOL: '3/0', USDT: '299.7/0' });
+    expect(await solAndUsdt(alice)).toEqual({ SOL: '1.998/0', USDT: '700/0' });
+    expect(await solAndUsdt(bob)).toEqual({ SOL: '3/0', USDT: '299.7/0' });
   });
 
   it('4. Alice withdraws 1.5 SOL: quantity plus fee wait locked, the record is auditing', async () => {
@@ -98,7 +71,7 @@ describe('story: deposit, trade, withdraw, reconcile', () => {
     );
     withdrawalId = answer.orderId;
     expect(answer).toEqual({ status: 0, success: true, needBrokerAudit: true, orderId: withdrawalId });
-    expect(await holdings(alice)).toEqual({ SOL: '0.488/1.51', USDT: '700/0' });
+    expect(await solAndUsdt(alice)).toEqual({ SOL: '0.488/1.51', USDT: '700/0' });
     const listed = ok<{ orderId: string; status: number; statusCode: string; quantity: string; fee: string }[]>(
       await alice.client.signed('GET', '/openapi/v1/withdrawalOrders'),
     );
@@ -106,35 +79,35 @@ describe('story: deposit, trade, withdraw, reconcile', () => {
   });
 
   it('5. the operator approves with the chain transaction id: status 6, the lock is spent', async () => {
-    await adminOk('POST', `/withdrawals/${withdrawalId}/approve`, { txId: 'sol-tx-0001' });
+    await op.ok('POST', `/withdrawals/${withdrawalId}/approve`, { txId: 'sol-tx-0001' });
     const record = ok<{ status: number; statusCode: string; txid: string; walletHandleTime: string }>(
       await alice.client.signed('GET', '/openapi/v1/withdraw/detail', { clientOrderId: 'alice-w1' }),
     );
     expect([record.status, record.statusCode, record.txid]).toEqual([6, 'WITHDRAWAL_SUCCESS_STATUS', 'sol-tx-0001']);
     expect(record.walletHandleTime).not.toBe('0');
-    expect(await holdings(alice)).toEqual({ SOL: '0.488/0', USDT: '700/0' });
+    expect(await solAndUsdt(alice)).toEqual({ SOL: '0.488/0', USDT: '700/0' });
   });
 
   it("6. reconcile: each account's balance flow adds up to its balances, and the operator's verify holds with replay", async () => {
-    expect(await flows(alice, 'USDT')).toEqual([
+    expect(await flowRows(alice, 'USDT')).toEqual([
       ['DEPOSIT', '1000', '1000'],
       ['TRADE', '-300', '700'],
     ]);
-    expect(await flows(alice, 'SOL')).toEqual([
+    expect(await flowRows(alice, 'SOL')).toEqual([
       ['TRADE', '2', '2'],
       ['FEE', '-0.002', '1.998'],
       ['WITHDRAW', '-1.5', '0.498'],
       ['WITHDRAWAL_FEE', '-0.01', '0.488'],
     ]);
-    expect(await flows(bob, 'SOL')).toEqual([
+    expect(await flowRows(bob, 'SOL')).toEqual([
       ['DEPOSIT', '5', '5'],
       ['TRADE', '-2', '3'],
     ]);
-    expect(await flows(bob, 'USDT')).toEqual([
+    expect(await flowRows(bob, 'USDT')).toEqual([
       ['TRADE', '300', '300'],
       ['FEE', '-0.3', '299.7'],
     ]);
-    const report = await adminOk<{ ok: boolean; details: Record<string, string>[]; replay: { ok: boolean } }>('GET', '/verify?replay=1');
+    const report = await op.ok<{ ok: boolean; details: Record<string, string>[]; replay: { ok: boolean } }>('GET', '/verify?replay=1');
     expect([report.ok, report.replay.ok]).toEqual([true, true]);
     // 5 SOL in, 1.5 out: Alice 0.488 + Bob 3 + the FEE account's 0.002 and 0.01.
     expect(report.details.find((d) => d.asset === 'SOL')).toEqual({ asset: 'SOL', total: '3.5', deposits: '5', withdrawals: '1.5' });

@@ -5,63 +5,41 @@
  * main with the four type/index parameters left empty. SOLUSDT is listed for this story only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { flows, holdings } from '../../support/account-reads.js';
+import { ok } from '../../support/answers.js';
+import type { SpotClient } from '../../support/clients.js';
+import { MAIN_TO_SUB, Operator, type UserRef } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-
-interface Flow {
-  accountId: string;
-  flowType: string;
-  change: string;
-  total: string;
-}
-
-function ok<T>(answer: HttpAnswer): T {
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body as T;
-}
 
 describe('story: sub-account funded, trades, transfers back', () => {
   let t: TestServer;
-  let admin: AdminClient;
-  let carol: { userId: string; accountId: string };
+  let op: Operator;
+  let carol: UserRef;
   let botAccountId: string;
   let main: SpotClient;
   let bot: SpotClient;
   let dave: SpotClient;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => ok<T>(await admin.send(method, path, body));
-  const keyOf = async (userId: string, accountIndex = 0): Promise<SpotClient> => {
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${userId}/api-keys`, { accountIndex });
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
-  const holdings = async (client: SpotClient): Promise<Record<string, string>> => {
-    const body = ok<{ balances: { asset: string; free: string; locked: string }[] }>(await client.signed('GET', '/openapi/v1/account'));
-    const out: Record<string, string> = {};
-    for (const b of body.balances) if (b.asset === 'SOL' || b.asset === 'USDT') out[b.asset] = `${b.free}/${b.locked}`;
-    return out;
-  };
-  const flows = async (client: SpotClient, params: Record<string, string | number>): Promise<string[][]> =>
-    ok<Flow[]>(await client.signed('GET', '/openapi/v1/balance_flow', params)).map((f) => [f.accountId, f.flowType, f.change, f.total]);
+  const solAndUsdt = (client: SpotClient): Promise<Record<string, string>> => holdings(client, ['SOL', 'USDT']);
+  const flowRows = async (client: SpotClient, params: Record<string, string | number>): Promise<string[][]> =>
+    (await flows(client, params)).map((f) => [f.accountId, f.flowType, f.change, f.total]);
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await adminOk('POST', '/assets', { asset: 'SOL', precision: 8, chains: ['SOL'], withdrawFee: '0.01', minWithdraw: '0.1' });
-    await adminOk('POST', '/symbols', { symbol: 'SOLUSDT', baseAsset: 'SOL', quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.01', minNotional: '1' });
-    const daveUser = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    await adminOk('POST', '/deposits', { accountId: daveUser.accountId, asset: 'SOL', amount: '10' });
-    dave = await keyOf(daveUser.userId);
+    op = new Operator(t);
+    await op.listUsdtMarket({ asset: 'SOL', precision: 8, chains: ['SOL'], withdrawFee: '0.01', minWithdraw: '0.1' });
+    dave = (await op.member({ SOL: '10' })).client;
   });
   afterAll(async () => t.stop());
 
   it('1. the operator creates the sub-account and its key; the main key lists both accounts', async () => {
-    carol = await adminOk('POST', '/users', {});
-    const created = await adminOk<{ accountId: string; accountIndex: number }>('POST', `/users/${carol.userId}/sub-accounts`, { name: 'bot-a' });
+    carol = await op.user();
+    const created = await op.subAccount(carol.userId, 'bot-a');
     expect(created.accountIndex).toBe(1);
     botAccountId = created.accountId;
-    main = await keyOf(carol.userId);
-    bot = await keyOf(carol.userId, 1);
-    await adminOk('POST', '/deposits', { accountId: carol.accountId, asset: 'USDT', amount: '500' });
+    main = await op.keyOf(carol.userId);
+    bot = await op.keyOf(carol.userId, { accountIndex: 1 });
+    await op.deposit(carol.accountId, 'USDT', '500');
     expect(ok(await main.signed('POST', '/openapi/v1/subAccount/query'))).toEqual([
       { accountId: carol.accountId, accountName: '', accountType: 1, accountIndex: 0 },
       { accountId: botAccountId, accountName: 'bot-a', accountType: 1, accountIndex: 1 },
@@ -71,10 +49,9 @@ describe('story: sub-account funded, trades, transfers back', () => {
   });
 
   it('2. the main key funds the sub-account with 200 USDT', async () => {
-    const mainToSub = { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: 1 };
-    expect(ok(await main.signed('POST', '/openapi/v1/transfer', { ...mainToSub, tokenId: 'USDT', amount: '200' }))).toEqual({ success: true });
-    expect(await holdings(main)).toEqual({ SOL: '0/0', USDT: '300/0' });
-    expect(await holdings(bot)).toEqual({ SOL: '0/0', USDT: '200/0' });
+    expect(ok(await main.signed('POST', '/openapi/v1/transfer', { ...MAIN_TO_SUB, tokenId: 'USDT', amount: '200' }))).toEqual({ success: true });
+    expect(await solAndUsdt(main)).toEqual({ SOL: '0/0', USDT: '300/0' });
+    expect(await solAndUsdt(bot)).toEqual({ SOL: '0/0', USDT: '200/0' });
   });
 
   it('3. the bot buys 1 SOL at 120 from Dave; only the sub-account pays and receives', async () => {
@@ -84,8 +61,8 @@ describe('story: sub-account funded, trades, transfers back', () => {
       await bot.signed('POST', '/openapi/v1/order', { symbol: 'SOLUSDT', side: 'BUY', type: 'LIMIT', price: '120', quantity: '1' }),
     );
     expect([order.accountId, order.status, order.fills.map((f) => `${f.commission} ${f.commissionAsset}`)]).toEqual([botAccountId, 'FILLED', ['0.001 SOL']]);
-    expect(await holdings(bot)).toEqual({ SOL: '0.999/0', USDT: '80/0' });
-    expect(await holdings(main)).toEqual({ SOL: '0/0', USDT: '300/0' });
+    expect(await solAndUsdt(bot)).toEqual({ SOL: '0.999/0', USDT: '80/0' });
+    expect(await solAndUsdt(main)).toEqual({ SOL: '0/0', USDT: '300/0' });
   });
 
   it('4. the bot sends everything back to main, the four type/index parameters left empty', async () => {
@@ -102,8 +79,8 @@ describe('story: sub-account funded, trades, transfers back', () => {
         }),
       ),
     ).toEqual({ success: true });
-    expect(await holdings(bot)).toEqual({ SOL: '0/0', USDT: '0/0' });
-    expect(await holdings(main)).toEqual({ SOL: '0.999/0', USDT: '380/0' });
+    expect(await solAndUsdt(bot)).toEqual({ SOL: '0/0', USDT: '0/0' });
+    expect(await solAndUsdt(main)).toEqual({ SOL: '0.999/0', USDT: '380/0' });
   });
 
   it("5. the sub-account's flow tells the story, the same read by the main key and by the bot; verify holds", async () => {
@@ -117,17 +94,17 @@ describe('story: sub-account funded, trades, transfers back', () => {
       [botAccountId, 'TRADE', '-120', '80'],
       [botAccountId, 'USER_ACCOUNT_TRANSFER', '-80', '0'],
     ];
-    expect(await flows(main, { accountIndex: 1, tokenId: 'SOL' })).toEqual(expectedSol);
-    expect(await flows(main, { accountIndex: 1, tokenId: 'USDT' })).toEqual(expectedUsdt);
-    expect(await flows(bot, { tokenId: 'SOL' })).toEqual(expectedSol);
-    expect(await flows(bot, { tokenId: 'USDT' })).toEqual(expectedUsdt);
-    expect(await flows(main, { tokenId: 'USDT' })).toEqual([
+    expect(await flowRows(main, { accountIndex: 1, tokenId: 'SOL' })).toEqual(expectedSol);
+    expect(await flowRows(main, { accountIndex: 1, tokenId: 'USDT' })).toEqual(expectedUsdt);
+    expect(await flowRows(bot, { tokenId: 'SOL' })).toEqual(expectedSol);
+    expect(await flowRows(bot, { tokenId: 'USDT' })).toEqual(expectedUsdt);
+    expect(await flowRows(main, { tokenId: 'USDT' })).toEqual([
       [carol.accountId, 'DEPOSIT', '500', '500'],
       [carol.accountId, 'USER_ACCOUNT_TRANSFER', '-200', '300'],
       [carol.accountId, 'USER_ACCOUNT_TRANSFER', '80', '380'],
     ]);
-    expect(await flows(main, { tokenId: 'SOL' })).toEqual([[carol.accountId, 'USER_ACCOUNT_TRANSFER', '0.999', '0.999']]);
-    const report = await adminOk<{ ok: boolean; replay: { ok: boolean } }>('GET', '/verify?replay=1');
+    expect(await flowRows(main, { tokenId: 'SOL' })).toEqual([[carol.accountId, 'USER_ACCOUNT_TRANSFER', '0.999', '0.999']]);
+    const report = await op.ok<{ ok: boolean; replay: { ok: boolean } }>('GET', '/verify?replay=1');
     expect([report.ok, report.replay.ok]).toEqual([true, true]);
   });
 });

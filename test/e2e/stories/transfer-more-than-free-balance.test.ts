@@ -6,59 +6,34 @@
  * the rest. SOLUSDT is listed for this story, with no seller, so the order only rests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { flows, totalFreeLocked } from '../../support/account-reads.js';
+import { ok } from '../../support/answers.js';
+import type { HttpAnswer, SpotClient } from '../../support/clients.js';
+import { MAIN_TO_SUB, Operator, type UserRef } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-interface Flow {
-  accountId: string;
-  flowType: string;
-  change: string;
-  total: string;
-}
-
-const MAIN_TO_SUB = { fromAccountType: 1, fromAccountIndex: 0, toAccountType: 1, toAccountIndex: 1 };
 const INSUFFICIENT = { status: 400, body: { code: -1131, msg: 'Balance insufficient' } };
-
-function ok<T>(answer: HttpAnswer): T {
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body as T;
-}
 
 const outcome = (answer: HttpAnswer): { status: number; body: unknown } => ({ status: answer.status, body: answer.body });
 
 describe('story: transfer more than the free balance', () => {
   let t: TestServer;
-  let admin: AdminClient;
-  let frank: { userId: string; accountId: string };
-  let grace: { userId: string; accountId: string };
+  let op: Operator;
+  let grace: UserRef;
   let main: SpotClient;
   let sub: SpotClient;
   let orderId: string;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => ok<T>(await admin.send(method, path, body));
-  const keyOf = async (userId: string, accountIndex = 0): Promise<SpotClient> => {
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${userId}/api-keys`, { accountIndex });
-    return new SpotClient(t.url, key.apiKey, key.secretKey);
-  };
-  const usdt = async (client: SpotClient): Promise<string> => {
-    const body = ok<{ balances: { asset: string; total: string; free: string; locked: string }[] }>(await client.signed('GET', '/openapi/v1/account'));
-    const b = body.balances.find((x) => x.asset === 'USDT');
-    return `${b?.total}/${b?.free}/${b?.locked}`;
-  };
-  const flows = async (client: SpotClient, params: Record<string, number> = {}): Promise<string[][]> =>
-    ok<Flow[]>(await client.signed('GET', '/openapi/v1/balance_flow', { tokenId: 'USDT', ...params })).map((f) => [f.flowType, f.change, f.total]);
+  const usdt = (client: SpotClient): Promise<string> => totalFreeLocked(client, 'USDT');
+  const flowRows = async (client: SpotClient, params: Record<string, number> = {}): Promise<string[][]> =>
+    (await flows(client, { tokenId: 'USDT', ...params })).map((f) => [f.flowType, f.change, f.total]);
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    await adminOk('POST', '/assets', { asset: 'SOL', precision: 8, chains: ['SOL'] });
-    await adminOk('POST', '/symbols', { symbol: 'SOLUSDT', baseAsset: 'SOL', quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.01', minNotional: '1' });
-    frank = await adminOk('POST', '/users', {});
-    grace = await adminOk('POST', '/users', {});
-    await adminOk('POST', `/users/${frank.userId}/sub-accounts`, {});
-    await adminOk('POST', '/deposits', { accountId: frank.accountId, asset: 'USDT', amount: '100' });
-    main = await keyOf(frank.userId);
-    sub = await keyOf(frank.userId, 1);
+    op = new Operator(t);
+    await op.listUsdtMarket({ asset: 'SOL', precision: 8, chains: ['SOL'] });
+    ({ main, sub } = await op.family({ USDT: '100' }));
+    grace = await op.user();
   });
   afterAll(async () => t.stop());
 
@@ -80,8 +55,8 @@ describe('story: transfer more than the free balance', () => {
     ).toEqual(INSUFFICIENT);
     expect(await usdt(main)).toBe('100/40/60');
     expect(await usdt(sub)).toBe('0/0/0');
-    expect(await flows(main)).toEqual([['DEPOSIT', '100', '100']]);
-    expect(await flows(main, { accountIndex: 1 })).toEqual([]);
+    expect(await flowRows(main)).toEqual([['DEPOSIT', '100', '100']]);
+    expect(await flowRows(main, { accountIndex: 1 })).toEqual([]);
     expect(ok(await main.signed('GET', '/openapi/v1/withdrawalOrders'))).toEqual([]);
   });
 
@@ -102,15 +77,15 @@ describe('story: transfer more than the free balance', () => {
   it('5. canceling the order frees the 60; the flow shows only what moved, and verify holds', async () => {
     expect(ok<{ status: string }>(await main.signed('DELETE', '/openapi/v1/order', { orderId })).status).toBe('CANCELED');
     expect(await usdt(main)).toBe('100/100/0');
-    expect(await flows(main)).toEqual([
+    expect(await flowRows(main)).toEqual([
       ['DEPOSIT', '100', '100'],
       ['USER_ACCOUNT_TRANSFER', '-40', '60'],
       ['USER_ACCOUNT_TRANSFER', '40', '100'],
     ]);
-    expect(await flows(main, { accountIndex: 1 })).toEqual([
+    expect(await flowRows(main, { accountIndex: 1 })).toEqual([
       ['USER_ACCOUNT_TRANSFER', '40', '40'],
       ['USER_ACCOUNT_TRANSFER', '-40', '0'],
     ]);
-    expect((await adminOk<{ ok: boolean }>('GET', '/verify')).ok).toBe(true);
+    expect((await op.ok<{ ok: boolean }>('GET', '/verify')).ok).toBe(true);
   });
 });

@@ -5,14 +5,12 @@
  * shows the rejection; the same funds then leave through a withdrawal the operator approves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, SpotClient, type HttpAnswer } from '../../support/clients.js';
+import { flows, totalFreeLocked } from '../../support/account-reads.js';
+import { ok, refused } from '../../support/answers.js';
+import type { SpotClient } from '../../support/clients.js';
+import { Operator } from '../../support/fixtures.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-interface Flow {
-  flowType: string;
-  change: string;
-  total: string;
-}
 interface WithdrawalRecord {
   orderId: string;
   status: number;
@@ -21,39 +19,21 @@ interface WithdrawalRecord {
   walletHandleTime: string;
 }
 
-function ok<T>(answer: HttpAnswer): T {
-  expect(answer.status, answer.text).toBe(200);
-  return answer.body as T;
-}
-
-function refused(answer: HttpAnswer, code: number, msg: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: { code, msg } });
-}
-
 describe('story: withdrawal rejected returns funds', () => {
   let t: TestServer;
-  let admin: AdminClient;
+  let op: Operator;
   let erin: SpotClient;
   let firstId: string;
 
-  const adminOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => ok<T>(await admin.send(method, path, body));
-  const usdt = async (): Promise<string> => {
-    const body = ok<{ balances: { asset: string; total: string; free: string; locked: string }[] }>(await erin.signed('GET', '/openapi/v1/account'));
-    const b = body.balances.find((x) => x.asset === 'USDT');
-    return `${b?.total}/${b?.free}/${b?.locked}`;
-  };
-  const flows = async (): Promise<string[][]> =>
-    ok<Flow[]>(await erin.signed('GET', '/openapi/v1/balance_flow', { tokenId: 'USDT' })).map((f) => [f.flowType, f.change, f.total]);
-  const verifyOk = async (): Promise<boolean> => (await adminOk<{ ok: boolean }>('GET', '/verify')).ok;
+  const usdt = (): Promise<string> => totalFreeLocked(erin, 'USDT');
+  const flowRows = async (): Promise<string[][]> => (await flows(erin, { tokenId: 'USDT' })).map((f) => [f.flowType, f.change, f.total]);
+  const verifyOk = async (): Promise<boolean> => (await op.ok<{ ok: boolean }>('GET', '/verify')).ok;
 
   beforeAll(async () => {
     t = await startTestServer();
-    admin = new AdminClient(t.url, t.adminToken);
-    const user = await adminOk<{ userId: string; accountId: string }>('POST', '/users', {});
-    await adminOk('POST', `/users/${user.userId}/sub-accounts`, {});
-    await adminOk('POST', '/deposits', { accountId: user.accountId, asset: 'USDT', amount: '50' });
-    const key = await adminOk<{ apiKey: string; secretKey: string }>('POST', `/users/${user.userId}/api-keys`, {});
-    erin = new SpotClient(t.url, key.apiKey, key.secretKey);
+    op = new Operator(t);
+    // Erin's main key; step 2 tries to move the locked funds to her sub-account.
+    erin = (await op.family({ USDT: '50' })).main;
   });
   afterAll(async () => t.stop());
 
@@ -95,7 +75,7 @@ describe('story: withdrawal rejected returns funds', () => {
 
   it('3. the operator rejects it: status 2, all 50 free again, and no flow row was ever written for it', async () => {
     const before = Date.now();
-    const settled = await adminOk<{ withdrawalId: string; status: number }>('POST', `/withdrawals/${firstId}/reject`, { reason: 'address failed screening' });
+    const settled = await op.ok<{ withdrawalId: string; status: number }>('POST', `/withdrawals/${firstId}/reject`, { reason: 'address failed screening' });
     const after = Date.now();
     expect([settled.withdrawalId, settled.status]).toEqual([firstId, 2]);
     const record = ok<WithdrawalRecord>(await erin.signed('GET', '/openapi/v1/withdraw/detail', { orderId: firstId }));
@@ -103,12 +83,12 @@ describe('story: withdrawal rejected returns funds', () => {
     expect(Number(record.walletHandleTime)).toBeGreaterThanOrEqual(before);
     expect(Number(record.walletHandleTime)).toBeLessThanOrEqual(after);
     expect(await usdt()).toBe('50/50/0');
-    expect(await flows()).toEqual([['DEPOSIT', '50', '50']]);
+    expect(await flowRows()).toEqual([['DEPOSIT', '50', '50']]);
     expect(await verifyOk()).toBe(true);
   });
 
   it('4. a rejected withdrawal cannot be approved afterwards', async () => {
-    const answer = await admin.send('POST', `/withdrawals/${firstId}/approve`, { txId: 'late' });
+    const answer = await op.admin.send('POST', `/withdrawals/${firstId}/approve`, { txId: 'late' });
     refused(answer, -1130, "Data sent for paramter 'status' is not valid.");
     expect(await usdt()).toBe('50/50/0');
   });
@@ -118,9 +98,9 @@ describe('story: withdrawal rejected returns funds', () => {
       await erin.signed('POST', '/openapi/v1/withdraw', { tokenId: 'USDT', clientOrderId: 'erin-3', address: '0xErinWallet', withdrawQuantity: '49' }),
     ).orderId;
     expect(await usdt()).toBe('50/0/50');
-    await adminOk('POST', `/withdrawals/${secondId}/approve`, { txId: '0xabc' });
+    await op.ok('POST', `/withdrawals/${secondId}/approve`, { txId: '0xabc' });
     expect(await usdt()).toBe('0/0/0');
-    expect(await flows()).toEqual([
+    expect(await flowRows()).toEqual([
       ['DEPOSIT', '50', '50'],
       ['WITHDRAW', '-49', '1'],
       ['WITHDRAWAL_FEE', '-1', '0'],
