@@ -8,6 +8,8 @@ import { buildApp } from './api/app.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
+import { ListenKeys } from './api/ws/listen-keys.js';
+import { createUserStreams, type UserStreams } from './api/ws/user-stream.js';
 import { loadConfig, type Config } from './config.js';
 import { DEMO_MARKET_MAKER_SEED, DEMO_MARKET_MAKER_SYMBOLS } from './demo/demo-catalogue.js';
 import { findDemoMarketMakerKey, seedDemo, writeDemoCredentials } from './demo/demo-data.js';
@@ -62,6 +64,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   let lastSnapshotSeq = snapshotSeq;
   let fatal = false;
   const metrics = new Metrics(() => core);
+  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
+  // Streams are fed from committed batches; they exist once the HTTP side is built.
+  let userStreams: UserStreams | undefined;
   const market = new MarketData();
   // Market read models are rebuilt from the committed trades; the books come from the core.
   for (const trade of store.readTrades(0)) market.onTrades([trade]);
@@ -72,6 +77,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     onCommit: (info) => {
       metrics.onCommit(info);
       market.onTrades(info.rows.trades);
+      userStreams?.onCommit(info);
       if (core.lastSeq - lastSnapshotSeq >= config.snapshotEveryCommands) {
         lastSnapshotSeq = takeSnapshot(core, store).seq;
       }
@@ -95,9 +101,20 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
   }
 
-  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
   let accepting = true;
-  const { app } = buildApp({ exchange, limiter, secretBox, adminToken: admin.token, metrics, logger, accepting: () => accepting });
+  const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
+  userStreams = createUserStreams({ listenKeys, exchange, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
+  const { app } = buildApp({
+    exchange,
+    limiter,
+    secretBox,
+    adminToken: admin.token,
+    metrics,
+    logger,
+    accepting: () => accepting,
+    listenKeys,
+    upgradeRoutes: [userStreams],
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
@@ -128,6 +145,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       // First, while the server still answers its last requests.
       await marketMaker?.stop();
       accepting = false;
+      listenKeys.stop();
+      await userStreams?.close();
       await app.close();
       await sequencer.close();
       if (!fatal && core.lastSeq > lastSnapshotSeq) takeSnapshot(core, store);

@@ -9,6 +9,9 @@ import type { Metrics } from './metrics.js';
 import { docsPage, openApiDocument } from './openapi.js';
 import { areaAEndpoints } from './registry.js';
 import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
+import { normalizePeerAddress } from './auth/ip-whitelist.js';
+import type { ListenKeys } from './ws/listen-keys.js';
+import { attachUpgradeRouter, type UpgradeRoute } from './ws/upgrade-router.js';
 
 /** Area A §1.3: bodies over 64 KiB are 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -22,6 +25,9 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** False while draining: new requests get -1016. */
   accepting: () => boolean;
+  listenKeys: ListenKeys;
+  /** WebSocket families, in matching order (W2 before W1, area A §1.1). */
+  upgradeRoutes: readonly UpgradeRoute[];
 }
 
 /** The HTTP server: area A routes from the registry, the operator API, health and metrics. */
@@ -65,7 +71,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     socket.once('close', () => deps.metrics.connections.dec());
   });
 
-  const endpoints = areaAEndpoints(deps.limiter.config);
+  const endpoints = areaAEndpoints(deps.limiter.config, deps.listenKeys);
   registerSpotRoutes(app, endpoints, deps.exchange, auth);
   const openApi = JSON.stringify(openApiDocument(endpoints));
   const docs = docsPage(endpoints);
@@ -75,6 +81,17 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
   app.get('/metrics', async (_request, reply) =>
     reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
+  );
+  attachUpgradeRouter(
+    app.server,
+    deps.upgradeRoutes,
+    (ip) => {
+      const ban = deps.limiter.banStatus(ip);
+      return ban === undefined
+        ? undefined
+        : { error: new BourseError('IP_BANNED', [ban.bannedUntil]), headers: { 'Retry-After': String(ban.retryAfterSec) } };
+    },
+    normalizePeerAddress,
   );
   app.setNotFoundHandler((request, reply) => sendError(reply, new BourseError('UNKNOWN_PATH'), {}, request.log));
   app.setErrorHandler((error, request, reply) => sendError(reply, error, {}, request.log));

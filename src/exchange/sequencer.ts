@@ -174,7 +174,7 @@ export class Sequencer {
     let seq = this.committedSeq;
     let ts = this.committedTs;
     for (const submission of batch) {
-      const marks = [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length];
+      const marks = [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length, rows.events.length];
       try {
         ts = Math.max(ts, this.clock());
         const stamped: StampedCommand = { seq: seq + 1, ts, command: submission.command };
@@ -194,6 +194,7 @@ export class Sequencer {
         rows.flows.length = marks[2];
         rows.deposits.length = marks[3];
         rows.withdrawals.length = marks[4];
+        rows.events.length = marks[5];
         outcomes.push({ accepted: false, error });
       }
     }

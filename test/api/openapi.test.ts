@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../../src/api/auth/rate-limiter.js';
 import { endpointPaths, type SecurityType } from '../../src/api/endpoint.js';
 import { areaAEndpoints } from '../../src/api/registry.js';
+import { ListenKeys } from '../../src/api/ws/listen-keys.js';
 import { ERRORS } from '../../src/core/errors.js';
 import { request } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -35,7 +36,9 @@ const SIGNING: Record<SecurityType, 'required' | 'optional' | 'none'> = {
   WITHDRAW: 'required',
 };
 
-const endpoints = areaAEndpoints(DEFAULT_RATE_LIMITS);
+const listenKeys = new ListenKeys({ ttlMs: () => DEFAULT_RATE_LIMITS.listenKeyTtlMs, clock: Date.now });
+listenKeys.stop();
+const endpoints = areaAEndpoints(DEFAULT_RATE_LIMITS, listenKeys);
 
 /** Every (path, method) the registry serves, with the endpoint behind it. */
 const routes = endpoints.flatMap((endpoint) =>

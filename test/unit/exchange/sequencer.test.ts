@@ -177,15 +177,18 @@ describe('Sequencer', () => {
             time: 0,
             updateTime: 0,
           });
+          rows.events.push({ kind: 'balance', seq: stamped.seq, time: 0, accountId: 1, balances: [] });
           throw new BourseError('INSUFFICIENT_BALANCE');
         }
         return result;
       },
     };
-    const seq = sequencer({ applier: leaky });
+    const infos: CommitInfo[] = [];
+    const seq = sequencer({ applier: leaky, onCommit: (info) => infos.push(info) });
     const replies = [seq.submit(deposit('1')), codeOf(seq.submit(deposit('2'))), seq.submit(deposit('3'))];
 
     expect(await Promise.all(replies)).toEqual([1, -1131, 3]);
+    expect(infos.flatMap((info) => info.rows.events)).toEqual([]);
     expect(store.listFlows({ accountId: 1, limit: 10 }).map((f) => f.flowId)).toEqual([1, 3]);
     expect(store.getOrder(1, 1)).toBeUndefined();
   });

@@ -1,0 +1,64 @@
+import { BourseError } from '../../core/errors.js';
+import type { ApiKeyRecord } from '../../exchange/exchange-core.js';
+import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
+import { FORMATS, readString } from '../params.js';
+import type { ListenKeys } from '../ws/listen-keys.js';
+
+const LISTEN_KEY_PARAMS: readonly ParamDoc[] = [{ name: 'listenKey', type: 'STRING', required: true, description: '64 [A-Za-z0-9], from A26' }];
+
+function keyOf(ctx: RequestContext): ApiKeyRecord {
+  if (ctx.key === undefined) throw new Error('USER_STREAM endpoint without a key');
+  return ctx.key;
+}
+
+function listenKeyParam(ctx: RequestContext): string {
+  return readString(ctx.params, 'listenKey', { pattern: FORMATS.listenKey, required: true });
+}
+
+/** A26–A28 (area A §3.5): listenKeys of the W1 user data stream, bound to the key's account. */
+export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
+  return [
+    {
+      id: 'A26',
+      summary: 'Start user data stream',
+      method: 'POST',
+      group: 'private',
+      path: 'userDataStream',
+      security: 'USER_STREAM',
+      weight: 1,
+      params: [],
+      handler: (ctx) => {
+        const key = keyOf(ctx);
+        return { listenKey: listenKeys.issue(key.accountId, key.apiKey) };
+      },
+    },
+    {
+      id: 'A27',
+      summary: 'Keepalive user data stream',
+      method: 'PUT',
+      group: 'private',
+      path: 'userDataStream',
+      security: 'USER_STREAM',
+      weight: 1,
+      params: LISTEN_KEY_PARAMS,
+      handler: (ctx) => {
+        if (!listenKeys.keepalive(listenKeyParam(ctx), keyOf(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
+        return {};
+      },
+    },
+    {
+      id: 'A28',
+      summary: 'Close user data stream',
+      method: 'DELETE',
+      group: 'private',
+      path: 'userDataStream',
+      security: 'USER_STREAM',
+      weight: 1,
+      params: LISTEN_KEY_PARAMS,
+      handler: (ctx) => {
+        if (!listenKeys.close(listenKeyParam(ctx), keyOf(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
+        return {};
+      },
+    },
+  ];
+}

@@ -1,0 +1,433 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { BourseError } from '../../core/errors.js';
+import type { BalanceEvent, CoreEvent, OrderEvent } from '../../core/types.js';
+import type { ApiKeyRecord } from '../../exchange/exchange-core.js';
+import { isOpenStatus } from '../../exchange/live-order.js';
+import type { CommitInfo } from '../../exchange/sequencer.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
+import type { ListenKeyBinding, ListenKeys } from './listen-keys.js';
+import { refuseUpgrade, type UpgradeRoute } from './upgrade-router.js';
+
+/**
+ * W1, the user data stream (area A §8.1): `/openapi/ws/<listenKey>` pushes, after each committed
+ * engine step that touched the listenKey's account, one JSON array of that step's
+ * `executionReport`s, `ticketInfo`s and `outboundAccountInfo`.
+ */
+
+export interface UserStreamLimits {
+  /** Area A §6: user sockets per client IP. */
+  socketsPerIp: number;
+  /** Area A §6: sockets per listenKey. */
+  socketsPerListenKey: number;
+  /** Interval of the server's `{"ping":<ms>}` texts. */
+  pingIntervalMs: number;
+  /** A socket closes this long after it opened (`connection lifetime reached`); checked at each ping. */
+  lifetimeMs: number;
+  /** A client reading slower than its events arrive is cut off once this much waits to be sent. */
+  maxBufferedBytes: number;
+  /** Largest client frame; W1 clients only send pings. */
+  maxClientFrameBytes: number;
+  /** On shutdown, how long a client may take to answer the close frame. */
+  closeGraceMs: number;
+}
+
+export const DEFAULT_USER_STREAM_LIMITS: Readonly<UserStreamLimits> = {
+  socketsPerIp: 50,
+  socketsPerListenKey: 10,
+  pingIntervalMs: 30_000,
+  lifetimeMs: 86_400_000,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  maxClientFrameBytes: 4096,
+  closeGraceMs: 1000,
+};
+
+/** The two levels W1 logs at; a pino logger fits. */
+export interface StreamLogger {
+  debug(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+}
+
+export interface UserStreamDeps {
+  listenKeys: ListenKeys;
+  /** Key permissions give `outboundAccountInfo`'s `T` and `W`. */
+  exchange: { readonly core: { readonly apiKeys: ReadonlyMap<string, ApiKeyRecord> } };
+  /** A refused socket (over a limit) is a strike against the IP. */
+  limiter: Pick<RateLimiter, 'strike'>;
+  clock: () => number;
+  logger: StreamLogger;
+  limits?: Partial<UserStreamLimits>;
+}
+
+export interface UserStreams extends UpgradeRoute {
+  /** Pushes the batch's events to the sockets of their accounts; ends the listenKeys of revoked keys. */
+  onCommit(info: CommitInfo): void;
+  /** Open and opening sockets. */
+  readonly socketCount: number;
+  /** Refuses new sockets, closes the open ones (1001) and resolves when they are gone. */
+  close(): Promise<void>;
+}
+
+interface Connection {
+  readonly binding: ListenKeyBinding;
+  readonly ip: string;
+  readonly socket: Duplex;
+  readonly openedAt: number;
+  readonly gone: Promise<void>;
+  ws: WebSocket | undefined;
+  /** Set when the socket must close before its handshake completed. */
+  closeReason: string | undefined;
+}
+
+const PATH = /^\/openapi\/ws\/([^/]+)\/?$/;
+const NORMAL_CLOSURE = 1000;
+const GOING_AWAY = 1001;
+const END_REASONS = { expired: 'listenKey expired', closed: 'listenKey closed' } as const;
+
+/** W1 as an upgrade route plus the commit hook that feeds it. */
+export function createUserStreams(deps: UserStreamDeps): UserStreams {
+  const limits: UserStreamLimits = { ...DEFAULT_USER_STREAM_LIMITS, ...deps.limits };
+  const { listenKeys, clock, logger } = deps;
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: limits.maxClientFrameBytes, perMessageDeflate: false });
+  const byListenKey = new Map<string, Set<Connection>>();
+  const byAccount = new Map<number, Set<Connection>>();
+  const socketsPerIp = new Map<string, number>();
+  const connections = new Set<Connection>();
+  let closing: Promise<void> | undefined;
+
+  const stopListening = listenKeys.onEnd((binding, reason) => {
+    const sockets = byListenKey.get(binding.listenKey);
+    if (sockets === undefined) return;
+    for (const connection of sockets) end(connection, NORMAL_CLOSURE, END_REASONS[reason]);
+  });
+  const heartbeat = setInterval(() => beat(), limits.pingIntervalMs);
+  heartbeat.unref();
+
+  function end(connection: Connection, code: number, reason: string): void {
+    if (connection.ws === undefined) connection.closeReason = reason;
+    else if (connection.ws.readyState === WebSocket.OPEN) connection.ws.close(code, reason);
+  }
+
+  function beat(): void {
+    const now = clock();
+    const ping = JSON.stringify({ ping: now });
+    for (const connection of connections) {
+      if (now - connection.openedAt >= limits.lifetimeMs) end(connection, NORMAL_CLOSURE, 'connection lifetime reached');
+      else send(connection, ping);
+    }
+  }
+
+  function send(connection: Connection, text: string): void {
+    const ws = connection.ws;
+    if (ws === undefined || ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > limits.maxBufferedBytes) {
+      logger.warn({ accountId: connection.binding.accountId, ip: connection.ip, bufferedBytes: ws.bufferedAmount }, 'user stream reader too slow; cut off');
+      ws.terminate();
+      return;
+    }
+    ws.send(text);
+  }
+
+  function refuse(socket: Duplex, ip: string, limit: number, per: string): void {
+    deps.limiter.strike(ip);
+    refuseUpgrade(socket, new BourseError('TOO_MANY_REQUESTS', [limit, per]), { 'Retry-After': '1' });
+  }
+
+  function register(binding: ListenKeyBinding, ip: string, socket: Duplex): Connection {
+    let release!: () => void;
+    const gone = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const connection: Connection = { binding, ip, socket, openedAt: clock(), gone, ws: undefined, closeReason: undefined };
+    connections.add(connection);
+    addTo(byListenKey, binding.listenKey, connection);
+    addTo(byAccount, binding.accountId, connection);
+    socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
+    // The TCP socket's end is the one place a connection ends, whether or not the handshake completed.
+    socket.once('close', () => {
+      connections.delete(connection);
+      removeFrom(byListenKey, binding.listenKey, connection);
+      removeFrom(byAccount, binding.accountId, connection);
+      const left = (socketsPerIp.get(ip) ?? 1) - 1;
+      if (left > 0) socketsPerIp.set(ip, left);
+      else socketsPerIp.delete(ip);
+      logger.debug({ accountId: binding.accountId, ip }, 'user stream closed');
+      release();
+    });
+    return connection;
+  }
+
+  function attach(connection: Connection, ws: WebSocket): void {
+    connection.ws = ws;
+    // Errors (a frame over the limit, a reset) end in 'close' on the socket; nothing else to do.
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const text = textOf(data);
+      if (text.includes('ping')) send(connection, JSON.stringify({ pong: pongValue(text) ?? clock() }));
+    });
+    logger.debug({ accountId: connection.binding.accountId, ip: connection.ip }, 'user stream opened');
+    if (connection.closeReason !== undefined) ws.close(NORMAL_CLOSURE, connection.closeReason);
+  }
+
+  function handle(request: IncomingMessage, socket: Duplex, head: Buffer, ip: string): void {
+    if (closing !== undefined) {
+      socket.destroy();
+      return;
+    }
+    const match = PATH.exec((request.url ?? '').split('?')[0]);
+    const binding = match === null ? undefined : listenKeys.find(match[1]);
+    if (binding === undefined) {
+      refuseUpgrade(socket, new BourseError('INVALID_LISTEN_KEY'));
+      return;
+    }
+    if ((socketsPerIp.get(ip) ?? 0) >= limits.socketsPerIp) {
+      refuse(socket, ip, limits.socketsPerIp, 'IP');
+      return;
+    }
+    if ((byListenKey.get(binding.listenKey)?.size ?? 0) >= limits.socketsPerListenKey) {
+      refuse(socket, ip, limits.socketsPerListenKey, 'listenKey');
+      return;
+    }
+    // Registered before the handshake: events committed from now on are this socket's.
+    const connection = register(binding, ip, socket);
+    wss.handleUpgrade(request, socket, head, (ws) => attach(connection, ws));
+  }
+
+  function onCommit(info: CommitInfo): void {
+    const events = info.rows.events;
+    let start = 0;
+    while (start < events.length && byAccount.size > 0) {
+      const seq = events[start].seq;
+      let stop = start + 1;
+      while (stop < events.length && events[stop].seq === seq) stop++;
+      pushStep(events, start, stop);
+      start = stop;
+    }
+    for (const stamped of info.commands) {
+      if (stamped.command.type === 'revokeApiKey') listenKeys.revokeApiKey(stamped.command.apiKey);
+    }
+  }
+
+  /** One engine step: each watched account gets one array, reports first, then tickets, then balances. */
+  function pushStep(events: readonly CoreEvent[], start: number, stop: number): void {
+    const steps = new Map<number, AccountStep>();
+    for (let i = start; i < stop; i++) {
+      const event = events[i];
+      if (!byAccount.has(event.accountId)) continue;
+      let step = steps.get(event.accountId);
+      if (step === undefined) {
+        step = { reports: [], tickets: [], balance: undefined };
+        steps.set(event.accountId, step);
+      }
+      if (event.kind === 'balance') {
+        step.balance = event;
+      } else {
+        step.reports.push(executionReport(event));
+        if (event.fill !== undefined) step.tickets.push(ticketInfo(event));
+      }
+    }
+    for (const [accountId, step] of steps) {
+      // T and W depend on the key behind each listenKey: one text per distinct pair.
+      const texts = new Map<string, string>();
+      for (const connection of byAccount.get(accountId) ?? []) {
+        const key = deps.exchange.core.apiKeys.get(connection.binding.apiKey);
+        const canTrade = key?.permissions.includes('TRADE') ?? false;
+        const canWithdraw = key?.permissions.includes('WITHDRAW') ?? false;
+        const variant = `${canTrade}:${canWithdraw}`;
+        let text = texts.get(variant);
+        if (text === undefined) {
+          const frame: object[] = [...step.reports, ...step.tickets];
+          if (step.balance !== undefined) frame.push(outboundAccountInfo(step.balance, canTrade, canWithdraw));
+          text = JSON.stringify(frame);
+          texts.set(variant, text);
+        }
+        send(connection, text);
+      }
+    }
+  }
+
+  async function close(): Promise<void> {
+    closing ??= (async () => {
+      clearInterval(heartbeat);
+      stopListening();
+      const open = [...connections];
+      for (const connection of open) {
+        if (connection.ws === undefined) connection.socket.destroy();
+        else end(connection, GOING_AWAY, 'server shutting down');
+      }
+      // A client that never answers the close frame is cut off after the grace period.
+      const grace = setTimeout(() => {
+        for (const connection of open) connection.ws?.terminate();
+      }, limits.closeGraceMs);
+      await Promise.all(open.map((connection) => connection.gone));
+      clearTimeout(grace);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    })();
+    return closing;
+  }
+
+  return {
+    matches: (path) => PATH.test(path),
+    handle,
+    onCommit,
+    get socketCount() {
+      return connections.size;
+    },
+    close,
+  };
+}
+
+interface AccountStep {
+  reports: ExecutionReport[];
+  tickets: TicketInfo[];
+  balance: BalanceEvent | undefined;
+}
+
+export interface ExecutionReport {
+  e: 'executionReport';
+  E: string;
+  s: string;
+  c: string;
+  S: string;
+  o: string;
+  f: string;
+  q: string;
+  p: string;
+  X: string;
+  i: string;
+  M: string;
+  l: string;
+  z: string;
+  L: string;
+  n: string;
+  N: string;
+  u: true;
+  w: boolean;
+  m: boolean;
+  O: string;
+  Z: string;
+}
+
+export interface TicketInfo {
+  e: 'ticketInfo';
+  E: string;
+  s: string;
+  q: string;
+  t: string;
+  p: string;
+  T: string;
+  o: string;
+  c: string;
+  O: string;
+  a: string;
+  m: boolean;
+  S: string;
+}
+
+export interface OutboundAccountInfo {
+  e: 'outboundAccountInfo';
+  E: string;
+  T: boolean;
+  W: boolean;
+  D: true;
+  B: { a: string; f: string; l: string }[];
+}
+
+/** Area A §8.1 `executionReport`: the order after the event, and the fill when the event is one. */
+export function executionReport(event: OrderEvent): ExecutionReport {
+  const { order, fill } = event;
+  return {
+    e: 'executionReport',
+    E: String(event.time),
+    s: order.symbol,
+    c: order.clientOrderId,
+    S: order.side,
+    o: order.type,
+    f: order.timeInForce,
+    q: order.origQty,
+    p: order.price,
+    X: order.status,
+    i: String(order.orderId),
+    M: fill === undefined ? '0' : String(fill.matchOrderId),
+    l: fill?.qty ?? '0',
+    z: order.executedQty,
+    L: fill?.price ?? '0',
+    n: fill?.commission ?? '0',
+    N: fill?.commissionAsset ?? '',
+    u: true,
+    w: isOpenStatus(order.status),
+    m: fill?.isMaker ?? false,
+    O: String(order.time),
+    Z: order.cummulativeQuoteQty,
+  };
+}
+
+/** Area A §8.1 `ticketInfo` of a fill event, from the side of the order it belongs to. */
+export function ticketInfo(event: OrderEvent): TicketInfo {
+  const { order, fill } = event;
+  if (fill === undefined) throw new Error(`order event ${order.orderId} at seq ${event.seq} is not a fill`);
+  return {
+    e: 'ticketInfo',
+    E: String(event.time),
+    s: order.symbol,
+    q: fill.qty,
+    t: String(event.time),
+    p: fill.price,
+    T: String(fill.tradeId),
+    o: String(order.orderId),
+    c: order.clientOrderId,
+    O: String(fill.matchOrderId),
+    a: String(event.accountId),
+    m: fill.isMaker,
+    S: order.side,
+  };
+}
+
+/** Area A §8.1 `outboundAccountInfo`: the changed assets; `T`/`W` as A19's canTrade/canWithdraw for the listenKey's key. */
+export function outboundAccountInfo(event: BalanceEvent, canTrade: boolean, canWithdraw: boolean): OutboundAccountInfo {
+  return {
+    e: 'outboundAccountInfo',
+    E: String(event.time),
+    T: canTrade,
+    W: canWithdraw,
+    D: true,
+    B: event.balances.map((b) => ({ a: b.asset, f: b.free, l: b.locked })),
+  };
+}
+
+/** The client's number in `{"ping":<number>}`; undefined for any other text. */
+function pongValue(text: string): number | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && 'ping' in parsed && typeof parsed.ping === 'number' && Number.isFinite(parsed.ping)) {
+      return parsed.ping;
+    }
+  } catch {
+    // Not JSON (a bare "ping"): answered with the server's time.
+  }
+  return undefined;
+}
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+function addTo<K>(index: Map<K, Set<Connection>>, key: K, connection: Connection): void {
+  let set = index.get(key);
+  if (set === undefined) {
+    set = new Set();
+    index.set(key, set);
+  }
+  set.add(connection);
+}
+
+function removeFrom<K>(index: Map<K, Set<Connection>>, key: K, connection: Connection): void {
+  const set = index.get(key);
+  if (set === undefined) return;
+  set.delete(connection);
+  if (set.size === 0) index.delete(key);
+}
