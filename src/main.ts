@@ -9,7 +9,7 @@ import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
 import { ListenKeys } from './api/ws/listen-keys.js';
-import { createUserStreams, type UserStreams } from './api/ws/user-stream.js';
+import { createUserStreams } from './api/ws/user-stream.js';
 import { loadConfig, type Config } from './config.js';
 import { DEMO_MARKET_MAKER_SEED, DEMO_MARKET_MAKER_SYMBOLS } from './demo/demo-catalogue.js';
 import { findDemoMarketMakerKey, seedDemo, writeDemoCredentials } from './demo/demo-data.js';
@@ -65,8 +65,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   let fatal = false;
   const metrics = new Metrics(() => core);
   const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
-  // Streams are fed from committed batches; they exist once the HTTP side is built.
-  let userStreams: UserStreams | undefined;
+  const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
+  const userStreams = createUserStreams({ listenKeys, exchange: { core }, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
   const market = new MarketData();
   // Market read models are rebuilt from the committed trades; the books come from the core.
   for (const trade of store.readTrades(0)) market.onTrades([trade]);
@@ -77,7 +77,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     onCommit: (info) => {
       metrics.onCommit(info);
       market.onTrades(info.rows.trades);
-      userStreams?.onCommit(info);
+      userStreams.onCommit(info);
       if (core.lastSeq - lastSnapshotSeq >= config.snapshotEveryCommands) {
         lastSnapshotSeq = takeSnapshot(core, store).seq;
       }
@@ -102,8 +102,6 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   }
 
   let accepting = true;
-  const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
-  userStreams = createUserStreams({ listenKeys, exchange, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
   const { app } = buildApp({
     exchange,
     limiter,
@@ -146,7 +144,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       await marketMaker?.stop();
       accepting = false;
       listenKeys.stop();
-      await userStreams?.close();
+      await userStreams.close();
       await app.close();
       await sequencer.close();
       if (!fatal && core.lastSeq > lastSnapshotSeq) takeSnapshot(core, store);
