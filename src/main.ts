@@ -9,6 +9,7 @@ import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
 import { ListenKeys } from './api/ws/listen-keys.js';
+import { createMarketStreams } from './api/ws/market-stream.js';
 import { createUserStreams } from './api/ws/user-stream.js';
 import { loadConfig, type Config } from './config.js';
 import { DEMO_MARKET_MAKER_SEED, DEMO_MARKET_MAKER_SYMBOLS } from './demo/demo-catalogue.js';
@@ -70,6 +71,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   const market = new MarketData();
   // Market read models are rebuilt from the committed trades; the books come from the core.
   for (const trade of store.readTrades(0)) market.onTrades([trade]);
+  const marketStreams = createMarketStreams({ exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) });
   const sequencer = new Sequencer({
     store,
     applier: core,
@@ -77,6 +79,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     onCommit: (info) => {
       metrics.onCommit(info);
       market.onTrades(info.rows.trades);
+      // After the read models took the batch, so a new subscription's snapshot already holds it.
+      marketStreams.onCommit(info);
       userStreams.onCommit(info);
       if (core.lastSeq - lastSnapshotSeq >= config.snapshotEveryCommands) {
         lastSnapshotSeq = takeSnapshot(core, store).seq;
@@ -111,7 +115,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     logger,
     accepting: () => accepting,
     listenKeys,
-    upgradeRoutes: [userStreams],
+    upgradeRoutes: [marketStreams, userStreams],
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -145,6 +149,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       accepting = false;
       listenKeys.stop();
       await userStreams.close();
+      await marketStreams.close();
       await app.close();
       await sequencer.close();
       if (!fatal && core.lastSeq > lastSnapshotSeq) takeSnapshot(core, store);

@@ -1,11 +1,10 @@
-import { formatUnits } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import type { SymbolState } from '../../exchange/exchange-core.js';
 import { KLINE_INTERVALS, isKlineInterval, nextBarOpenTime } from '../../market/kline-intervals.js';
-import { ratioUnits, type DayStats } from '../../market/market-data.js';
 import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
 import { readInt, readLimit, readLong, readString, type Params } from '../params.js';
 import { symbolParam } from './orders.js';
+import { bestLevels, levelPairs, orZero, ticker24h } from './market-views.js';
 import { attoText } from './views.js';
 
 const MAX_SYMBOLS = 40;
@@ -45,60 +44,6 @@ function tickerSymbols(ctx: RequestContext): { single: boolean; states: SymbolSt
   if (many !== undefined) return { single: false, states: many };
   const all = [...ctx.exchange.core.symbols.values()].sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1));
   return { single: false, states: all };
-}
-
-function levelQty(lots: number, state: SymbolState): string {
-  return attoText(BigInt(lots) * state.spec.stepSizeAtto);
-}
-
-function priceText(ticks: number, state: SymbolState): string {
-  return attoText(BigInt(ticks) * state.spec.tickSizeAtto);
-}
-
-function bestLevels(state: SymbolState): { bidPrice: string; bidQty: string; askPrice: string; askQty: string } {
-  const bid = state.book.bids.best();
-  const ask = state.book.asks.best();
-  return {
-    bidPrice: bid === undefined ? '0' : priceText(bid.priceTicks, state),
-    bidQty: bid === undefined ? '0' : levelQty(bid.totalLots, state),
-    askPrice: ask === undefined ? '0' : priceText(ask.priceTicks, state),
-    askQty: ask === undefined ? '0' : levelQty(ask.totalLots, state),
-  };
-}
-
-const orZero = (value: bigint | undefined): string => (value === undefined ? '0' : attoText(value));
-
-/** A8's one field set with BHEX and Binance-style names (area A §3.2). */
-function ticker24h(ctx: RequestContext, state: SymbolState, now: number): Record<string, unknown> {
-  const stats: DayStats = ctx.exchange.market.dayStats(state.spec.symbol, now);
-  const best = bestLevels(state);
-  const change = stats.lastPriceAtto === undefined || stats.openPriceAtto === undefined ? 0n : stats.lastPriceAtto - stats.openPriceAtto;
-  const percent = stats.openPriceAtto === undefined ? 0n : ratioUnits(change, stats.openPriceAtto, 4);
-  const priceDecimals = state.spec.tickDecimals;
-  const weighted = ratioUnits(stats.quoteVolumeAtto, stats.volumeAtto, priceDecimals);
-  return {
-    time: now,
-    openTime: stats.openTime,
-    closeTime: now,
-    symbol: state.spec.symbol,
-    bestBidPrice: best.bidPrice,
-    bestAskPrice: best.askPrice,
-    bidPrice: best.bidPrice,
-    bidQty: best.bidQty,
-    askPrice: best.askPrice,
-    askQty: best.askQty,
-    lastPrice: orZero(stats.lastPriceAtto),
-    openPrice: orZero(stats.openPriceAtto),
-    highPrice: orZero(stats.highPriceAtto),
-    lowPrice: orZero(stats.lowPriceAtto),
-    prevClosePrice: orZero(stats.prevClosePriceAtto),
-    priceChange: attoText(change),
-    priceChangePercent: formatUnits(percent, 4),
-    weightedAvgPrice: formatUnits(weighted, priceDecimals),
-    volume: attoText(stats.volumeAtto),
-    quoteVolume: attoText(stats.quoteVolumeAtto),
-    count: stats.count,
-  };
 }
 
 /** A5 `limit`: default 100; 0 is the seed's "a lot of data" (1000); over 1000 is clamped (§3.0). */
@@ -143,13 +88,11 @@ export function marketEndpoints(): Endpoint[] {
       handler: (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
         const limit = depthLimit(ctx.params);
-        const side = (levels: ReturnType<typeof state.book.bids.topLevels>): [string, string][] =>
-          levels.map((level) => [priceText(level.priceTicks, state), levelQty(level.totalLots, state)]);
         return {
           time: ctx.exchange.clock(),
           lastUpdateId: state.book.version,
-          bids: side(state.book.bids.topLevels(limit)),
-          asks: side(state.book.asks.topLevels(limit)),
+          bids: levelPairs(state.book.bids.topLevels(limit), state),
+          asks: levelPairs(state.book.asks.topLevels(limit), state),
         };
       },
     },
@@ -225,7 +168,7 @@ export function marketEndpoints(): Endpoint[] {
       handler: (ctx) => {
         const now = ctx.exchange.clock();
         const { single, states } = tickerSymbols(ctx);
-        const tickers = states.map((state) => ticker24h(ctx, state, now));
+        const tickers = states.map((state) => ticker24h(ctx.exchange.market, state, now));
         return single ? tickers[0] : tickers;
       },
     },

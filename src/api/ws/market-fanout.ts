@@ -1,0 +1,246 @@
+import type { TradeRow } from '../../core/types.js';
+import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { KlineInterval } from '../../market/kline-intervals.js';
+import type { Bar } from '../../market/kline-series.js';
+import type { MarketData } from '../../market/market-data.js';
+import { DepthBaseline, wholeBook } from './depth-diff.js';
+import type { MarketErrorName } from './market-errors.js';
+import { frameHead, frameText } from './market-frames.js';
+import { bookTickerItem, depthItem, diffDepthItem, klineItem, realtimesItem, tradeItem, tradeItemOfBuyerRow, type RealtimesItem } from './market-items.js';
+import type { SubscriptionRequest } from './market-request.js';
+import { SubscriptionIndex, type FrameSink, type SocketSubscriptions, type Subscription } from './market-subscriptions.js';
+import { TRADE_SNAPSHOT_SIZE, topicLimit } from './market-topics.js';
+
+/** What the streams read: the books (current state) and the market read models. */
+export interface MarketSource {
+  readonly core: { readonly symbols: ReadonlyMap<string, SymbolState> };
+  readonly market: MarketData;
+}
+
+/** The best levels in ticks and lots: equal keys mean an equal bookTicker item. */
+function bestKey(state: SymbolState): string {
+  const bid = state.book.bids.best();
+  const ask = state.book.asks.best();
+  return `${bid?.priceTicks ?? ''}:${bid?.totalLots ?? ''}:${ask?.priceTicks ?? ''}:${ask?.totalLots ?? ''}`;
+}
+
+/** A bar's open time and trade count: equal keys mean an equal kline item. */
+function barKey(bar: Bar): string {
+  return `${bar.openTime}:${bar.count}`;
+}
+
+/** The realtimes values without their time: equal keys mean nothing changed. */
+function realtimesKey(item: RealtimesItem): string {
+  return `${item.c}:${item.h}:${item.l}:${item.o}:${item.v}:${item.qv}:${item.m}`;
+}
+
+/**
+ * Market stream subscriptions and what they are sent (area A §8.2): a snapshot (`"f":true`) on
+ * subscribing; trades as committed; depth, diffDepth, bookTicker, kline and realtimes by the
+ * `flush*` methods, which the owner calls once per throttle period and which send only changes.
+ */
+export class MarketFanout {
+  private readonly index = new SubscriptionIndex();
+  /** diffDepth baselines of the symbols that have diffDepth subscriptions. */
+  private readonly baselines = new Map<string, DepthBaseline>();
+
+  constructor(
+    private readonly source: MarketSource,
+    private readonly clock: () => number,
+  ) {}
+
+  /** A `sub` or `cancel` of one socket; the error to answer when refused (then nothing is applied). */
+  apply(sink: FrameSink, own: SocketSubscriptions, request: SubscriptionRequest): MarketErrorName | undefined {
+    const topic = request.topic;
+    if (request.event === 'cancel') {
+      for (const state of request.symbols) {
+        const removed = own.remove(state.spec.symbol, topic.name);
+        if (removed !== undefined) this.forget(removed);
+      }
+      return undefined;
+    }
+    // A repeated sub is ignored: no second snapshot.
+    const added: Subscription[] = request.symbols
+      .filter((state) => !own.has(state.spec.symbol, topic.name))
+      .map((state) => ({
+        sink,
+        state,
+        topic,
+        limit: topicLimit(topic.kind, request.limit),
+        binary: request.binary,
+        head: frameHead(request.id, state.spec.symbol, topic, request.params),
+        lastSent: '',
+      }));
+    if (!own.add(added)) return 'TOO_MANY_SUBSCRIPTIONS';
+    for (const subscription of added) {
+      this.index.add(subscription);
+      this.sendSnapshot(subscription);
+    }
+    return undefined;
+  }
+
+  /** Drops every subscription of one socket (`cancel_all`, or the socket closed). */
+  cancelAll(own: SocketSubscriptions): void {
+    for (const subscription of own.clear()) this.forget(subscription);
+  }
+
+  /** Sends the trades of a committed batch to trade subscribers, one frame per symbol. */
+  onTrades(rows: readonly TradeRow[]): void {
+    const subscribed = this.index.of('trade');
+    if (subscribed.size === 0) return;
+    const bySymbol = new Map<string, TradeRow[]>();
+    for (const row of rows) {
+      // Each trade has a buyer row and a seller row: one is enough.
+      if (!row.isBuyer || !subscribed.has(row.symbol)) continue;
+      const list = bySymbol.get(row.symbol);
+      if (list === undefined) bySymbol.set(row.symbol, [row]);
+      else list.push(row);
+    }
+    for (const [symbol, trades] of bySymbol) {
+      const dataJson = JSON.stringify(trades.map(tradeItemOfBuyerRow));
+      for (const subscription of subscribed.get(symbol) ?? []) this.send(subscription, dataJson, false);
+    }
+  }
+
+  /** bookTicker: the best levels, when they changed. */
+  flushBookTickers(): void {
+    const now = this.clock();
+    for (const [symbol, subscriptions] of this.index.of('bookTicker')) {
+      const state = this.stateOf(symbol);
+      const key = bestKey(state);
+      let dataJson: string | undefined;
+      for (const subscription of subscriptions) {
+        if (subscription.lastSent === key) continue;
+        dataJson ??= JSON.stringify([bookTickerItem(state, now)]);
+        subscription.lastSent = key;
+        this.send(subscription, dataJson, false);
+      }
+    }
+  }
+
+  /** depth: the book after a change; diffDepth: the levels changed since the last frame. */
+  flushDepths(): void {
+    const now = this.clock();
+    for (const [symbol, subscriptions] of this.index.of('depth')) {
+      const state = this.stateOf(symbol);
+      const version = String(state.book.version);
+      const byLimit = new Map<number, string>();
+      for (const subscription of subscriptions) {
+        if (subscription.lastSent === version) continue;
+        let dataJson = byLimit.get(subscription.limit);
+        if (dataJson === undefined) {
+          dataJson = JSON.stringify([depthItem(state, subscription.limit, now)]);
+          byLimit.set(subscription.limit, dataJson);
+        }
+        subscription.lastSent = version;
+        this.send(subscription, dataJson, false);
+      }
+    }
+    for (const [symbol, subscriptions] of this.index.of('diffDepth')) {
+      const baseline = this.baselines.get(symbol);
+      const state = this.stateOf(symbol);
+      if (baseline === undefined || baseline.version === state.book.version) continue;
+      const changes = baseline.advance();
+      if (changes.bids.length === 0 && changes.asks.length === 0) continue;
+      const version = String(state.book.version);
+      const dataJson = JSON.stringify([diffDepthItem(state, changes.bids, changes.asks, now)]);
+      for (const subscription of subscriptions) {
+        // A snapshot taken since the last frame already shows this version.
+        if (subscription.lastSent === version) continue;
+        subscription.lastSent = version;
+        this.send(subscription, dataJson, false);
+      }
+    }
+  }
+
+  /** kline: the current bar, when it changed; realtimes: the 24 h values, when they changed. */
+  flushStats(): void {
+    const now = this.clock();
+    const market = this.source.market;
+    for (const [symbol, subscriptions] of this.index.of('kline')) {
+      const state = this.stateOf(symbol);
+      const byInterval = new Map<KlineInterval, { key: string; dataJson: string } | undefined>();
+      for (const subscription of subscriptions) {
+        if (subscription.topic.kind !== 'kline') continue;
+        const interval = subscription.topic.interval;
+        if (!byInterval.has(interval)) {
+          const bar = market.klines(symbol, interval, 1, undefined, now)[0];
+          byInterval.set(interval, bar === undefined ? undefined : { key: barKey(bar), dataJson: JSON.stringify([klineItem(bar, state)]) });
+        }
+        const current = byInterval.get(interval);
+        if (current === undefined || subscription.lastSent === current.key) continue;
+        subscription.lastSent = current.key;
+        this.send(subscription, current.dataJson, false);
+      }
+    }
+    for (const [symbol, subscriptions] of this.index.of('realtimes')) {
+      const item = realtimesItem(market, this.stateOf(symbol), now);
+      const key = realtimesKey(item);
+      const dataJson = JSON.stringify([item]);
+      for (const subscription of subscriptions) {
+        if (subscription.lastSent === key) continue;
+        subscription.lastSent = key;
+        this.send(subscription, dataJson, false);
+      }
+    }
+  }
+
+  /** A subscribed symbol's state; symbols are never delisted, so it is there. */
+  private stateOf(symbol: string): SymbolState {
+    const state = this.source.core.symbols.get(symbol);
+    if (state === undefined) throw new Error(`subscribed symbol ${symbol} is not listed`);
+    return state;
+  }
+
+  private sendSnapshot(subscription: Subscription): void {
+    const { state, topic, limit } = subscription;
+    const symbol = state.spec.symbol;
+    const market = this.source.market;
+    const now = this.clock();
+    let data: unknown[];
+    switch (topic.kind) {
+      case 'trade':
+        data = market.recentTrades(symbol, TRADE_SNAPSHOT_SIZE).map(tradeItem);
+        break;
+      case 'realtimes': {
+        const item = realtimesItem(market, state, now);
+        subscription.lastSent = realtimesKey(item);
+        data = [item];
+        break;
+      }
+      case 'kline': {
+        const bars = market.klines(symbol, topic.interval, limit, undefined, now);
+        const last = bars[bars.length - 1];
+        if (last !== undefined) subscription.lastSent = barKey(last);
+        data = bars.map((bar) => klineItem(bar, state));
+        break;
+      }
+      case 'depth':
+        subscription.lastSent = String(state.book.version);
+        data = [depthItem(state, limit, now)];
+        break;
+      case 'diffDepth': {
+        if (!this.baselines.has(symbol)) this.baselines.set(symbol, new DepthBaseline(state));
+        const book = wholeBook(state);
+        subscription.lastSent = String(state.book.version);
+        data = [diffDepthItem(state, book.bids, book.asks, now)];
+        break;
+      }
+      case 'bookTicker':
+        subscription.lastSent = bestKey(state);
+        data = [bookTickerItem(state, now)];
+        break;
+    }
+    this.send(subscription, JSON.stringify(data), true);
+  }
+
+  private send(subscription: Subscription, dataJson: string, first: boolean): void {
+    subscription.sink.send(frameText(subscription.head, dataJson, first, this.clock()), subscription.binary);
+  }
+
+  private forget(subscription: Subscription): void {
+    this.index.remove(subscription);
+    const symbol = subscription.state.spec.symbol;
+    if (subscription.topic.kind === 'diffDepth' && this.index.count('diffDepth', symbol) === 0) this.baselines.delete(symbol);
+  }
+}

@@ -1,0 +1,93 @@
+import { gzipSync } from 'node:zlib';
+import { WebSocket, type RawData } from 'ws';
+import type { SymbolState } from '../../exchange/exchange-core.js';
+import { errorFrame } from './market-errors.js';
+import type { MarketFanout } from './market-fanout.js';
+import { readClientMessage } from './market-request.js';
+import { SocketSubscriptions, type FrameSink } from './market-subscriptions.js';
+import { MessageWindow } from './message-window.js';
+
+/** Client messages a socket may send in `MESSAGE_WINDOW_MS` before it is closed (1008). */
+export const MAX_CLIENT_MESSAGES = 50;
+export const MESSAGE_WINDOW_MS = 10_000;
+/** Frames a socket has not taken yet beyond this mean a reader too slow to follow: it is dropped. */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface StreamLogger {
+  debug(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export interface MarketSocketContext {
+  fanout: MarketFanout;
+  lookup: (symbol: string) => SymbolState | undefined;
+  clock: () => number;
+  /** Without a client message for this long, the socket closes (1000, `idle`). */
+  idleMs: number;
+  logger: StreamLogger;
+}
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * Serves one market socket (area A §8.2) until it closes, then drops its subscriptions and calls
+ * `onClosed` once: requests and their errors, pings, the message limit and the idle timeout.
+ */
+export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClosed: () => void): void {
+  const own = new SocketSubscriptions();
+  const window = new MessageWindow(MAX_CLIENT_MESSAGES, MESSAGE_WINDOW_MS);
+  const sink: FrameSink = {
+    send(text, binary) {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ctx.logger.warn({ bufferedBytes: ws.bufferedAmount }, 'market socket too slow to follow; dropped');
+        ws.terminate();
+        return;
+      }
+      ws.send(binary ? gzipSync(text) : text);
+    },
+  };
+  const idle = setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs);
+  idle.unref();
+
+  ws.on('message', (data) => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    idle.refresh();
+    if (!window.admit(ctx.clock())) {
+      ws.close(1008, 'too many messages');
+      return;
+    }
+    const message = readClientMessage(textOf(data), ctx.lookup);
+    switch (message.kind) {
+      case 'ping':
+        sink.send(JSON.stringify({ pong: message.pong ?? ctx.clock() }), false);
+        break;
+      case 'error':
+        sink.send(errorFrame(message.error, message.id), false);
+        break;
+      case 'cancel_all': {
+        ctx.fanout.cancelAll(own);
+        const ack = { event: 'cancel_all', code: '0', msg: 'Success' };
+        sink.send(JSON.stringify(message.id === undefined ? ack : { id: message.id, ...ack }), false);
+        break;
+      }
+      case 'subscription': {
+        const refused = ctx.fanout.apply(sink, own, message.request);
+        if (refused !== undefined) sink.send(errorFrame(refused, message.request.id), false);
+        break;
+      }
+    }
+  });
+  // A protocol ping is a sign of life too; `ws` answers it with a pong by itself.
+  ws.on('ping', () => idle.refresh());
+  ws.on('error', (error) => ctx.logger.debug({ err: error }, 'market socket error'));
+  ws.once('close', () => {
+    clearTimeout(idle);
+    ctx.fanout.cancelAll(own);
+    onClosed();
+  });
+}

@@ -1,0 +1,122 @@
+import { WebSocketServer, type WebSocket } from 'ws';
+import { BourseError } from '../../core/errors.js';
+import type { CommitInfo } from '../../exchange/sequencer.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
+import { MarketFanout, type MarketSource } from './market-fanout.js';
+import { serveMarketSocket, type StreamLogger } from './market-socket.js';
+import { refuseUpgrade, type UpgradeRoute } from './upgrade-router.js';
+
+/** W2 paths (area A §1.1); each also serves any path below it (the Java SDK appends its request). */
+export const MARKET_STREAM_PATHS = ['/openapi/quote/ws/v1', '/openapi/ws/quote/v1', '/ws/quote/v1'] as const;
+/** Open market sockets per client IP (area A §6). */
+export const MAX_MARKET_SOCKETS_PER_IP = 50;
+const IDLE_MS = 300_000;
+/** Throttle periods of area A §8.2: bookTicker ≤ every 100 ms, depth ≤ every 300 ms, kline and realtimes ≤ 1/s. */
+const BOOK_TICKER_MS = 100;
+const DEPTH_MS = 300;
+const STATS_MS = 1000;
+/** A request names at most 200 pairs; this is ample for one and keeps a hostile frame small. */
+const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+/** How long a closing server waits for a client's close handshake before dropping the socket. */
+const CLOSE_GRACE_MS = 1000;
+
+export interface MarketStreamDeps {
+  exchange: MarketSource;
+  limiter: Pick<RateLimiter, 'strike'>;
+  clock: () => number;
+  logger: StreamLogger;
+}
+
+export interface MarketStreamOptions {
+  /** Default 300 000 (area A §8.2); tests shorten it. */
+  idleMs?: number;
+}
+
+export interface MarketStreams extends UpgradeRoute {
+  /** Call after each commit, once the market read models have taken its trades. */
+  onCommit(info: Pick<CommitInfo, 'rows'>): void;
+  /** Stops the throttle timers and closes every market socket (1001). */
+  close(): Promise<void>;
+}
+
+function closeSocket(ws: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    if (ws.readyState === ws.CLOSED) {
+      resolve();
+      return;
+    }
+    const drop = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    drop.unref();
+    ws.once('close', () => {
+      clearTimeout(drop);
+      resolve();
+    });
+    ws.close(1001, 'server shutting down');
+  });
+}
+
+/** The public market streams W2 (area A §8.2) as an upgrade route. */
+export function createMarketStreams(deps: MarketStreamDeps, options: MarketStreamOptions = {}): MarketStreams {
+  const fanout = new MarketFanout(deps.exchange, deps.clock);
+  const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
+  const sockets = new Set<WebSocket>();
+  const socketsPerIp = new Map<string, number>();
+  const context = {
+    fanout,
+    lookup: (symbol: string) => deps.exchange.core.symbols.get(symbol),
+    clock: deps.clock,
+    idleMs: options.idleMs ?? IDLE_MS,
+    logger: deps.logger,
+  };
+  const timers = [
+    setInterval(() => fanout.flushBookTickers(), BOOK_TICKER_MS),
+    setInterval(() => fanout.flushDepths(), DEPTH_MS),
+    setInterval(() => fanout.flushStats(), STATS_MS),
+  ];
+  for (const timer of timers) timer.unref();
+  let closing: Promise<void> | undefined;
+
+  const accept = (ws: WebSocket, ip: string): void => {
+    sockets.add(ws);
+    // The handshake completes synchronously, so the count is exact for the next one.
+    socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
+    deps.logger.debug({ ip }, 'market socket opened');
+    serveMarketSocket(ws, context, () => {
+      deps.logger.debug({ ip }, 'market socket closed');
+      sockets.delete(ws);
+      const left = (socketsPerIp.get(ip) ?? 1) - 1;
+      if (left === 0) socketsPerIp.delete(ip);
+      else socketsPerIp.set(ip, left);
+    });
+  };
+
+  return {
+    matches(path) {
+      return MARKET_STREAM_PATHS.some((base) => path === base || path.startsWith(`${base}/`));
+    },
+    handle(request, socket, head, ip) {
+      if (closing !== undefined) {
+        socket.destroy();
+        return;
+      }
+      if ((socketsPerIp.get(ip) ?? 0) >= MAX_MARKET_SOCKETS_PER_IP) {
+        deps.limiter.strike(ip);
+        const error = new BourseError('TOO_MANY_REQUESTS', [MAX_MARKET_SOCKETS_PER_IP, 'IP'], '(open market streams)');
+        refuseUpgrade(socket, error, { 'Retry-After': '1' });
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => accept(ws, ip));
+    },
+    onCommit(info) {
+      if (info.rows.trades.length > 0) fanout.onTrades(info.rows.trades);
+    },
+    close() {
+      closing ??= (async () => {
+        for (const timer of timers) clearInterval(timer);
+        await Promise.all([...sockets].map(closeSocket));
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}
