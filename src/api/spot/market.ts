@@ -46,6 +46,29 @@ function tickerSymbols(ctx: RequestContext): { single: boolean; states: SymbolSt
   return { single: false, states: all };
 }
 
+interface DepthView {
+  version: number;
+  limit: number;
+  bids: [string, string][];
+  asks: [string, string][];
+}
+
+/** The last formatted levels per book: a book that has not changed is not formatted again. */
+const depthViews = new WeakMap<object, DepthView>();
+
+function depthLevels(state: SymbolState, limit: number): DepthView {
+  const cached = depthViews.get(state.book);
+  if (cached !== undefined && cached.version === state.book.version && cached.limit === limit) return cached;
+  const view: DepthView = {
+    version: state.book.version,
+    limit,
+    bids: levelPairs(state.book.bids.topLevels(limit), state),
+    asks: levelPairs(state.book.asks.topLevels(limit), state),
+  };
+  depthViews.set(state.book, view);
+  return view;
+}
+
 /** A5 `limit`: default 100; 0 is the seed's "a lot of data" (1000); over 1000 is clamped (§3.0). */
 function depthLimit(params: Params): number {
   const limit = readInt(params, 'limit');
@@ -87,13 +110,8 @@ export function marketEndpoints(): Endpoint[] {
       params: [SYMBOL_REQUIRED, { name: 'limit', type: 'INT', description: 'default 100, 1-1000 levels per side; 0 = 1000' }],
       handler: (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
-        const limit = depthLimit(ctx.params);
-        return {
-          time: ctx.exchange.clock(),
-          lastUpdateId: state.book.version,
-          bids: levelPairs(state.book.bids.topLevels(limit), state),
-          asks: levelPairs(state.book.asks.topLevels(limit), state),
-        };
+        const { bids, asks } = depthLevels(state, depthLimit(ctx.params));
+        return { time: ctx.exchange.clock(), lastUpdateId: state.book.version, bids, asks };
       },
     },
     {
