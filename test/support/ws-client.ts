@@ -11,33 +11,37 @@ export interface RefusedHandshake {
   body: unknown;
 }
 
-const DEFAULT_WAIT_MS = 5000;
+export const DEFAULT_WAIT_MS = 5000;
 
 /**
- * A WebSocket client for tests: every text frame is queued as it arrives, so a test awaits the
- * next one instead of sleeping; a wait that runs out fails with what was expected.
+ * A WebSocket client for tests that queues every frame as it arrives (after `decode`; a frame it
+ * answers `undefined` for is dropped), so a test awaits the next one instead of sleeping; a wait
+ * that runs out fails with what was expected. WsProbe (W1) and MarketProbe (W2) build on it.
  */
-export class WsProbe {
-  private readonly queue: string[] = [];
-  private readonly waiters: ((text: string) => void)[] = [];
+export abstract class QueuedSocket<F> {
+  private readonly queue: F[] = [];
+  private readonly waiters: ((frame: F) => void)[] = [];
   /** Resolves with the close code and reason once the socket is closed. */
   readonly closed: Promise<Closure>;
 
-  private constructor(readonly ws: WebSocket) {
+  protected constructor(
+    readonly ws: WebSocket,
+    decode: (data: WebSocket.RawData, isBinary: boolean) => F | undefined,
+  ) {
     ws.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+      const frame = decode(data, isBinary);
+      if (frame === undefined) return;
       const waiter = this.waiters.shift();
-      if (waiter !== undefined) waiter(text);
-      else this.queue.push(text);
+      if (waiter !== undefined) waiter(frame);
+      else this.queue.push(frame);
     });
     this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') })));
   }
 
-  /** Opens `url`; rejects when the server refuses the handshake. */
-  static open(url: string): Promise<WsProbe> {
+  /** Opens `url` and wraps it with `wrap`; rejects when the server refuses the handshake. */
+  protected static connect<P>(url: string, wrap: (ws: WebSocket) => P): Promise<P> {
     const ws = new WebSocket(url);
-    const probe = new WsProbe(ws);
+    const probe = wrap(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(probe));
       ws.once('unexpected-response', (_request, response) => {
@@ -49,12 +53,8 @@ export class WsProbe {
     });
   }
 
-  /** The next text frame, parsed. */
-  async next(waitMs = DEFAULT_WAIT_MS): Promise<unknown> {
-    return JSON.parse(await this.nextText(waitMs)) as unknown;
-  }
-
-  nextText(waitMs = DEFAULT_WAIT_MS): Promise<string> {
+  /** The next queued frame. */
+  protected nextFrame(waitMs = DEFAULT_WAIT_MS): Promise<F> {
     const queued = this.queue.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     return new Promise((resolve, reject) => {
@@ -62,9 +62,9 @@ export class WsProbe {
         this.waiters.splice(this.waiters.indexOf(deliver), 1);
         reject(new Error(`no frame within ${waitMs} ms`));
       }, waitMs);
-      const deliver = (text: string): void => {
+      const deliver = (frame: F): void => {
         clearTimeout(timer);
-        resolve(text);
+        resolve(frame);
       };
       this.waiters.push(deliver);
     });
@@ -75,14 +75,39 @@ export class WsProbe {
     return this.queue.length;
   }
 
-  send(text: string): void {
-    this.ws.send(text);
+  /** Sends a request object as JSON, or a text as is. */
+  send(request: object | string): void {
+    this.ws.send(typeof request === 'string' ? request : JSON.stringify(request));
   }
 
   /** Closes from the client side and waits for the end. */
   async close(): Promise<Closure> {
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close();
     return this.closed;
+  }
+}
+
+/** A user stream (W1) client for tests: text frames are queued, binary frames are ignored. */
+export class WsProbe extends QueuedSocket<string> {
+  private constructor(ws: WebSocket) {
+    super(ws, (data, isBinary) => {
+      if (isBinary) return undefined;
+      return Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+    });
+  }
+
+  /** Opens `url`; rejects when the server refuses the handshake. */
+  static open(url: string): Promise<WsProbe> {
+    return QueuedSocket.connect(url, (ws) => new WsProbe(ws));
+  }
+
+  /** The next text frame, parsed. */
+  async next(waitMs = DEFAULT_WAIT_MS): Promise<unknown> {
+    return JSON.parse(await this.nextText(waitMs)) as unknown;
+  }
+
+  nextText(waitMs = DEFAULT_WAIT_MS): Promise<string> {
+    return this.nextFrame(waitMs);
   }
 }
 
