@@ -30,6 +30,12 @@ export interface RequestContext {
   headers: Record<string, string>;
 }
 
+/** The key that authorised a keyed endpoint; the registry's security type guarantees there is one. */
+export function requireKey(ctx: RequestContext): ApiKeyRecord {
+  if (ctx.key === undefined) throw new Error('keyed endpoint reached without a key');
+  return ctx.key;
+}
+
 export interface Endpoint {
   /** The spec's number, e.g. "A11". */
   id: string;

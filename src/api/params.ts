@@ -346,6 +346,14 @@ export function readClientOrderId<const O extends Presence>(params: Params, name
   return readString(params, name, { pattern: FORMATS.clientOrderId, required: options?.required }) as ReadResult<string, O>;
 }
 
+/** Optional `startTime` and `endTime` (0 = absent); start after end is -1128 (area A §3.0). */
+export function readTimeRange(params: Params): { startTime?: number; endTime?: number } {
+  const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
+  const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+  return { startTime, endTime };
+}
+
 export interface LimitOptions {
   readonly default: number;
   readonly max: number;

@@ -1,6 +1,6 @@
 import { formatUnits } from '../../core/decimal.js';
 import { FEE_RATE_SCALE } from '../../ledger/account.js';
-import type { Endpoint } from '../endpoint.js';
+import { requireKey, type Endpoint } from '../endpoint.js';
 
 export function accountEndpoints(): Endpoint[] {
   return [
@@ -15,8 +15,7 @@ export function accountEndpoints(): Endpoint[] {
       weight: 5,
       params: [],
       handler: (ctx) => {
-        const key = ctx.key;
-        if (key === undefined) throw new Error('A19 without a key');
+        const key = requireKey(ctx);
         const ledger = ctx.exchange.core.ledger;
         const account = ledger.account(key.accountId);
         const balances = [...ledger.assets.values()]

@@ -2,19 +2,14 @@ import { BourseError } from '../../core/errors.js';
 import type { DepositRow, WithdrawalRow } from '../../core/types.js';
 import type { AssetSpec } from '../../ledger/asset.js';
 import { depositAddress, TOKEN_TYPES } from '../../ledger/deposit-address.js';
-import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
-import { FORMATS, readClientOrderId, readDecimal, readLimit, readLong, readString, type Params } from '../params.js';
+import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
+import { FORMATS, readClientOrderId, readDecimal, readLimit, readLong, readString, readTimeRange, type Params } from '../params.js';
 
 const WITHDRAWAL_STATUS_CODES: Readonly<Record<number, string>> = {
   1: 'BROKER_AUDITING_STATUS',
   2: 'BROKER_REJECT_STATUS',
   6: 'WITHDRAWAL_SUCCESS_STATUS',
 };
-
-function accountIdOf(ctx: RequestContext): number {
-  if (ctx.key === undefined) throw new Error('keyed endpoint without a key');
-  return ctx.key.accountId;
-}
 
 /** `token` or its alias `tokenId`, as a listed asset; absent is fine. */
 function tokenFilter(ctx: RequestContext): string | undefined {
@@ -26,11 +21,9 @@ function tokenFilter(ctx: RequestContext): string | undefined {
 function fundingQuery(ctx: RequestContext): { accountId: number; asset?: string; startTime?: number; endTime?: number; fromId?: number; limit: number } {
   const params = ctx.params;
   const asset = tokenFilter(ctx);
-  const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
-  const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
-  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+  const { startTime, endTime } = readTimeRange(params);
   const fromId = readLong(params, 'fromId', { zeroIsAbsent: true });
-  return { accountId: accountIdOf(ctx), asset, startTime, endTime, fromId, limit: readLimit(params, { default: 500, max: 1000 }) };
+  return { accountId: requireKey(ctx).accountId, asset, startTime, endTime, fromId, limit: readLimit(params, { default: 500, max: 1000 }) };
 }
 
 /** A crypto asset and one of its chains (default the first); -1130 otherwise. */
@@ -136,7 +129,7 @@ export function fundsEndpoints(): Endpoint[] {
         const { asset, chainType } = cryptoAndChain(ctx, ctx.params);
         return {
           allowDeposit: asset.allowDeposit,
-          address: depositAddress(accountIdOf(ctx), asset.asset, chainType),
+          address: depositAddress(requireKey(ctx).accountId, asset.asset, chainType),
           addressExt: '',
           minQuantity: '0',
           needAddressTag: false,
@@ -172,7 +165,7 @@ export function fundsEndpoints(): Endpoint[] {
         const quantity = readDecimal(params, 'withdrawQuantity', { required: true });
         const result = await ctx.exchange.submit<{ withdrawalId: number }>({
           type: 'withdraw',
-          accountId: accountIdOf(ctx),
+          accountId: requireKey(ctx).accountId,
           asset: asset.asset,
           amount: quantity.text,
           address,
@@ -212,7 +205,7 @@ export function fundsEndpoints(): Endpoint[] {
         const withdrawalId = readLong(ctx.params, 'orderId', { zeroIsAbsent: true });
         const clientOrderId = readClientOrderId(ctx.params, 'clientOrderId');
         if (withdrawalId === undefined && clientOrderId === undefined) throw new BourseError('ONE_OF_PARAMS', ['orderId', 'clientOrderId']);
-        const row = ctx.exchange.history.getWithdrawal(accountIdOf(ctx), { withdrawalId, clientOrderId });
+        const row = ctx.exchange.history.getWithdrawal(requireKey(ctx).accountId, { withdrawalId, clientOrderId });
         if (row === undefined) throw new BourseError('ORDER_NOT_FOUND');
         return withdrawalRecord(row);
       },

@@ -2,7 +2,7 @@ import { BourseError } from '../../core/errors.js';
 import type { SymbolState } from '../../exchange/exchange-core.js';
 import { KLINE_INTERVALS, isKlineInterval, nextBarOpenTime } from '../../market/kline-intervals.js';
 import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
-import { readInt, readLimit, readLong, readString, type Params } from '../params.js';
+import { readInt, readLimit, readString, readTimeRange, type Params } from '../params.js';
 import { symbolParam } from './orders.js';
 import { bestLevels, levelPairs, orZero, ticker24h } from './market-views.js';
 import { attoText } from './views.js';
@@ -154,9 +154,7 @@ export function marketEndpoints(): Endpoint[] {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
         const interval = readString(ctx.params, 'interval', { pattern: /^.+$/s, required: true });
         if (!isKlineInterval(interval)) throw new BourseError('INVALID_INTERVAL');
-        const startTime = readLong(ctx.params, 'startTime', { zeroIsAbsent: true });
-        const endTime = readLong(ctx.params, 'endTime', { zeroIsAbsent: true });
-        if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+        const { startTime, endTime } = readTimeRange(ctx.params);
         const limit = readLimit(ctx.params, { default: 500, max: 1000 });
         const bars = ctx.exchange.market.klines(state.spec.symbol, interval, limit, startTime, endTime ?? ctx.exchange.clock());
         return bars.map((bar) => [

@@ -2,7 +2,7 @@ import { BourseError, reject } from '../../core/errors.js';
 import type { OrderRow, OrderType, PlaceOrderCommand, Side, TimeInForce } from '../../core/types.js';
 import type { SymbolState } from '../../exchange/exchange-core.js';
 import type { CancelOrderResult, PlaceOrderResult } from '../../exchange/order-commands.js';
-import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
+import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import {
   readClientOrderId,
   readDecimal,
@@ -11,7 +11,7 @@ import {
   readLong,
   readString,
   readSymbol,
-  type Params,
+  readTimeRange,
 } from '../params.js';
 import { newOrderReply, orderRecord } from './views.js';
 
@@ -28,11 +28,6 @@ export function symbolParam(ctx: RequestContext, name = 'symbol', required = fal
   const state = ctx.exchange.core.symbols.get(text);
   if (state === undefined) throw new BourseError('INVALID_SYMBOL');
   return state;
-}
-
-function accountIdOf(ctx: RequestContext): number {
-  if (ctx.key === undefined) throw new Error('keyed endpoint without a key');
-  return ctx.key.accountId;
 }
 
 /** §1.7: recvWindow 1–60000 (else -1130); the request must be inside it now. */
@@ -77,7 +72,7 @@ function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
   }
   const command: PlaceOrderCommand = {
     type: 'placeOrder',
-    accountId: accountIdOf(ctx),
+    accountId: requireKey(ctx).accountId,
     symbol: state.spec.symbol,
     side,
     orderType: type,
@@ -100,7 +95,7 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
   for (const name of idNames) clientOrderId ??= readClientOrderId(params, name);
   if (orderId === undefined && clientOrderId === undefined) throw new BourseError('ONE_OF_PARAMS', ['orderId', idNames[0]]);
   const history = ctx.exchange.history;
-  const accountId = accountIdOf(ctx);
+  const accountId = requireKey(ctx).accountId;
   const byId = orderId === undefined ? undefined : history.getOrder(accountId, orderId);
   const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.clientOrderIds.get(accountId)?.get(clientOrderId);
   const byClient = orderIdOfClientId === undefined ? undefined : history.getOrder(accountId, orderIdOfClientId);
@@ -113,13 +108,6 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
 
 function record(ctx: RequestContext, row: OrderRow): Record<string, unknown> {
   return orderRecord(row, ctx.exchange.core.symbols.get(row.symbol)?.spec);
-}
-
-function timeRange(params: Params): { startTime?: number; endTime?: number } {
-  const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
-  const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
-  if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
-  return { startTime, endTime };
 }
 
 const ORDER_PARAMS: readonly ParamDoc[] = [
@@ -149,10 +137,10 @@ function listOrders(ctx: RequestContext, final: boolean): Record<string, unknown
   const state = symbolParam(ctx);
   const side = readEnum(params, 'side', SIDES, { errorName: 'INVALID_SIDE' });
   const beforeOrderId = readLong(params, 'orderId', { zeroIsAbsent: true });
-  const range = final ? timeRange(params) : {};
+  const range = final ? readTimeRange(params) : {};
   const limit = readLimit(params, { default: 500, max: 1000 });
   const rows = ctx.exchange.history.listOrders({
-    accountId: accountIdOf(ctx),
+    accountId: requireKey(ctx).accountId,
     symbol: state?.spec.symbol,
     side,
     final,
@@ -220,7 +208,7 @@ export function orderEndpoints(): Endpoint[] {
       params: [ORDER_ID_PARAMS[0], { name: 'clientOrderId', type: 'STRING', description: 'alias origClientOrderId' }],
       handler: async (ctx) => {
         const row = findOrder(ctx, ['clientOrderId', 'origClientOrderId']);
-        const accountId = accountIdOf(ctx);
+        const accountId = requireKey(ctx).accountId;
         try {
           const result = await ctx.exchange.submit<CancelOrderResult>({ type: 'cancelOrder', accountId, orderId: row.orderId });
           return { ...record(ctx, result.order), transactTime: String(result.transactTime) };
@@ -245,7 +233,7 @@ export function orderEndpoints(): Endpoint[] {
       handler: async (ctx) => {
         const state = symbolParam(ctx);
         const side = readEnum(ctx.params, 'side', SIDES, { errorName: 'INVALID_SIDE' });
-        await ctx.exchange.submit({ type: 'cancelOrders', accountId: accountIdOf(ctx), symbol: state?.spec.symbol, side });
+        await ctx.exchange.submit({ type: 'cancelOrders', accountId: requireKey(ctx).accountId, symbol: state?.spec.symbol, side });
         return { success: true };
       },
     },
@@ -260,7 +248,7 @@ export function orderEndpoints(): Endpoint[] {
       params: [{ name: 'symbol', type: 'STRING', required: true }],
       handler: async (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
-        const rows = await ctx.exchange.submit<OrderRow[]>({ type: 'cancelOrders', accountId: accountIdOf(ctx), symbol: state.spec.symbol });
+        const rows = await ctx.exchange.submit<OrderRow[]>({ type: 'cancelOrders', accountId: requireKey(ctx).accountId, symbol: state.spec.symbol });
         return rows.map((row) => record(ctx, row));
       },
     },

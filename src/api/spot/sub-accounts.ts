@@ -2,8 +2,8 @@ import { BourseError } from '../../core/errors.js';
 import { FLOW_NAMES, FLOW_TYPES, flowTypeName, type FlowRow, type FlowTypeName } from '../../core/types.js';
 import type { Account, User } from '../../ledger/account.js';
 import { depositAddress } from '../../ledger/deposit-address.js';
-import type { Endpoint, RequestContext } from '../endpoint.js';
-import { FORMATS, readClientOrderId, readDecimal, readInt, readLimit, readLong, readString } from '../params.js';
+import { requireKey, type Endpoint, type RequestContext } from '../endpoint.js';
+import { FORMATS, readClientOrderId, readDecimal, readInt, readLimit, readLong, readString, readTimeRange } from '../params.js';
 
 /** Account types of the seed: 1 token trading, 2 options, 3 contracts; only 1 holds accounts here. */
 const TOKEN_ACCOUNT_TYPE = 1;
@@ -11,9 +11,8 @@ const TOKEN_ACCOUNT_TYPE = 1;
 const USER_TRANSFER_TYPES: readonly FlowTypeName[] = ['TRANSFER', 'ACTIVITY_AWARD', 'INVITATION_REFERRAL_BONUS', 'REGISTER_BONUS', 'AIRDROP', 'MINE_REWARD'];
 
 function keyAccount(ctx: RequestContext): { account: Account; user: User } {
-  if (ctx.key === undefined) throw new Error('keyed endpoint without a key');
   const ledger = ctx.exchange.core.ledger;
-  const account = ledger.account(ctx.key.accountId);
+  const account = ledger.account(requireKey(ctx).accountId);
   const user = ledger.users.get(account.userId);
   if (user === undefined) throw new Error(`account ${account.accountId} has no user`);
   return { account, user };
@@ -163,9 +162,7 @@ export function subAccountEndpoints(): Endpoint[] {
         if (tokenId !== undefined && !ctx.exchange.core.ledger.assets.has(tokenId)) throw new BourseError('INVALID_PARAM_VALUE', ['tokenId']);
         const flowType = readInt(params, 'flowType', { zeroIsAbsent: true });
         if (flowType !== undefined && flowTypeName(flowType) === undefined) throw new BourseError('INVALID_PARAM_VALUE', ['flowType']);
-        const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
-        const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
-        if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+        const { startTime, endTime } = readTimeRange(params);
         const rows = ctx.exchange.history.listFlows({
           accountId: target.accountId,
           asset: tokenId,

@@ -1,7 +1,6 @@
-import { BourseError } from '../../core/errors.js';
 import type { TradeRow } from '../../core/types.js';
-import type { Endpoint } from '../endpoint.js';
-import { readLimit, readLong } from '../params.js';
+import { requireKey, type Endpoint } from '../endpoint.js';
+import { readLimit, readLong, readTimeRange } from '../params.js';
 import { symbolParam } from './orders.js';
 
 /** A20 record: coinsph's and the SDKs' field names together (area A §3.4, §9 item 16). */
@@ -48,18 +47,15 @@ export function tradeEndpoints(): Endpoint[] {
         { name: 'limit', type: 'INT', description: 'default 500, max 1000' },
       ],
       handler: (ctx) => {
-        if (ctx.key === undefined) throw new Error('A20 without a key');
         const params = ctx.params;
         const state = symbolParam(ctx);
         const orderId = readLong(params, 'orderId', { zeroIsAbsent: true });
-        const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
-        const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
-        if (startTime !== undefined && endTime !== undefined && startTime > endTime) throw new BourseError('INVALID_COMBINATION');
+        const { startTime, endTime } = readTimeRange(params);
         const fromId = readLong(params, 'fromId', { zeroIsAbsent: true });
         const toId = readLong(params, 'toId', { zeroIsAbsent: true });
         const limit = readLimit(params, { default: 500, max: 1000 });
         const rows = ctx.exchange.history.listTrades({
-          accountId: ctx.key.accountId,
+          accountId: requireKey(ctx).accountId,
           symbol: state?.spec.symbol,
           orderId,
           startTime,

@@ -1,15 +1,9 @@
 import { BourseError } from '../../core/errors.js';
-import type { ApiKeyRecord } from '../../exchange/exchange-core.js';
-import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
+import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import { FORMATS, readString } from '../params.js';
 import type { ListenKeys } from '../ws/listen-keys.js';
 
 const LISTEN_KEY_PARAMS: readonly ParamDoc[] = [{ name: 'listenKey', type: 'STRING', required: true, description: '64 [A-Za-z0-9], from A26' }];
-
-function keyOf(ctx: RequestContext): ApiKeyRecord {
-  if (ctx.key === undefined) throw new Error('USER_STREAM endpoint without a key');
-  return ctx.key;
-}
 
 function listenKeyParam(ctx: RequestContext): string {
   return readString(ctx.params, 'listenKey', { pattern: FORMATS.listenKey, required: true });
@@ -28,7 +22,7 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       weight: 1,
       params: [],
       handler: (ctx) => {
-        const key = keyOf(ctx);
+        const key = requireKey(ctx);
         return { listenKey: listenKeys.issue(key.accountId, key.apiKey) };
       },
     },
@@ -42,7 +36,7 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       weight: 1,
       params: LISTEN_KEY_PARAMS,
       handler: (ctx) => {
-        if (!listenKeys.keepalive(listenKeyParam(ctx), keyOf(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
+        if (!listenKeys.keepalive(listenKeyParam(ctx), requireKey(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
         return {};
       },
     },
@@ -56,7 +50,7 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       weight: 1,
       params: LISTEN_KEY_PARAMS,
       handler: (ctx) => {
-        if (!listenKeys.close(listenKeyParam(ctx), keyOf(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
+        if (!listenKeys.close(listenKeyParam(ctx), requireKey(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
         return {};
       },
     },

@@ -1,5 +1,5 @@
 import { formatUnits } from '../../core/decimal.js';
-import type { Endpoint } from '../endpoint.js';
+import { requireKey, type Endpoint } from '../endpoint.js';
 
 /**
  * All coins information, as the coins.ph-style wallet API answers it. Not in the seed or area A's
@@ -19,9 +19,8 @@ export function walletEndpoints(): Endpoint[] {
       weight: 10,
       params: [],
       handler: (ctx) => {
-        if (ctx.key === undefined) throw new Error('keyed endpoint without a key');
         const ledger = ctx.exchange.core.ledger;
-        const account = ledger.account(ctx.key.accountId);
+        const account = ledger.account(requireKey(ctx).accountId);
         return [...ledger.assets.values()]
           .sort((a, b) => (a.asset < b.asset ? -1 : 1))
           .map((asset) => {
