@@ -19,6 +19,7 @@ import { emptyDerivedRows, type Command, type DerivedRows, type PlaceOrderComman
 import type { OrderBook } from '../src/engine/order-book.js';
 import { ExchangeCore } from '../src/exchange/exchange-core.js';
 import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
+import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
 import { elapsedNs, formatCount, formatNs, formatRate, formatRow, formatShare, summarizeLatencies, type Align, type LatencySummary } from './stats.js';
 import { BookDriver, CANCEL, generateStream, LIMIT, type BenchStream, type StreamSpec } from './stream.js';
 
@@ -35,12 +36,6 @@ const CHUNKS = 20;
 const INSERT_ONLY_MEASURED = 50_000;
 /** Commands per DerivedRows batch, as the sequencer starts new rows for each journal batch. */
 const ROWS_BATCH_MASK = 255;
-const BASE_ASSET = 'BENCH';
-const QUOTE_ASSET = 'USDT';
-const SYMBOL = 'BENCHUSDT';
-/** tickSize 0.01 and stepSize 1, so a MARKET BUY's quote amount (tick × lot multiples) has the 2 decimals §4.3 allows. */
-const TICK_DECIMALS = 2;
-const FIRST_TS = 1_700_000_000_000;
 
 /** Replays stream commands on one system; the timed loops live here so every runner is measured the same way. */
 abstract class Runner {
@@ -113,40 +108,7 @@ class LedgerRunner extends Runner {
 
   private setUp(): void {
     const setup = (command: Command): unknown => this.core.apply({ seq: this.core.lastSeq + 1, ts: FIRST_TS, command }, this.rows);
-    for (const asset of [BASE_ASSET, QUOTE_ASSET]) {
-      setup({
-        type: 'addAsset',
-        asset,
-        precision: 8,
-        kind: 'crypto',
-        fullName: asset,
-        chains: [],
-        withdrawFee: '0',
-        minWithdraw: '0',
-        allowDeposit: true,
-        allowWithdraw: true,
-      });
-    }
-    setup({
-      type: 'addSymbol',
-      symbol: SYMBOL,
-      baseAsset: BASE_ASSET,
-      quoteAsset: QUOTE_ASSET,
-      tickSize: '0.01',
-      stepSize: '1',
-      minPrice: '0.01',
-      maxPrice: '10000000',
-      minQty: '1',
-      maxQty: '1000000',
-      minNotional: '1',
-    });
-    for (let a = 0; a < this.stream.spec.accounts; a++) {
-      const { accountId } = setup({ type: 'createUser', email: `bench${a}@example.com`, userType: 'user' }) as { accountId: number };
-      this.accountIds.push(accountId);
-      // Far more than the stream can lock or trade away, so -1131 stays rare.
-      setup({ type: 'deposit', accountId, asset: BASE_ASSET, amount: '1000000000', txId: `bench-${a}-base` });
-      setup({ type: 'deposit', accountId, asset: QUOTE_ASSET, amount: '1000000000000', txId: `bench-${a}-quote` });
-    }
+    this.accountIds.push(...setUpBenchMarket(setup, this.stream.spec.accounts));
     this.rows = emptyDerivedRows();
   }
 

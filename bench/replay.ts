@@ -23,6 +23,7 @@ import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand }
 import { ExchangeCore } from '../src/exchange/exchange-core.js';
 import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
 import { recover, takeSnapshot } from '../src/exchange/recovery.js';
+import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
 import { hashState, restoreCore, stateHash } from '../src/exchange/snapshot.js';
 import type { Store } from '../src/store/store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
@@ -39,11 +40,6 @@ const BATCH = 4096;
 const SNAPSHOT_FRACTION = 0.9;
 /** The stream is longer than the journal needs: the core refuses a few of its commands. */
 const STREAM_MARGIN = 1.1;
-const BASE_ASSET = 'BENCH';
-const QUOTE_ASSET = 'USDT';
-const SYMBOL = 'BENCHUSDT';
-const TICK_DECIMALS = 2;
-const FIRST_TS = 1_700_000_000_000;
 
 export interface ReplayTiming {
   seconds: number;
@@ -69,36 +65,9 @@ export interface ReplayBenchResult {
   snapshotTargetMet: boolean;
 }
 
-function setupCommands(): Command[] {
-  const commands: Command[] = [];
-  for (const asset of [BASE_ASSET, QUOTE_ASSET]) {
-    commands.push({ type: 'addAsset', asset, precision: 8, kind: 'crypto', fullName: asset, chains: [], withdrawFee: '0', minWithdraw: '0', allowDeposit: true, allowWithdraw: true });
-  }
-  commands.push({
-    type: 'addSymbol',
-    symbol: SYMBOL,
-    baseAsset: BASE_ASSET,
-    quoteAsset: QUOTE_ASSET,
-    tickSize: '0.01',
-    stepSize: '1',
-    minPrice: '0.01',
-    maxPrice: '10000000',
-    minQty: '1',
-    maxQty: '1000000',
-    minNotional: '1',
-  });
-  for (let a = 0; a < ACCOUNTS; a++) {
-    // createUser gives account ids 1, 2, … in order; the deposits name them.
-    commands.push({ type: 'createUser', email: `bench${a}@example.com`, userType: 'user' });
-    commands.push({ type: 'deposit', accountId: a + 1, asset: BASE_ASSET, amount: '1000000000', txId: `bench-${a}-base` });
-    commands.push({ type: 'deposit', accountId: a + 1, asset: QUOTE_ASSET, amount: '1000000000000', txId: `bench-${a}-quote` });
-  }
-  return commands;
-}
-
 /** Command i of the stream as a client would have sent it; cancels name the core's id of the order. */
-function streamCommand(stream: BenchStream, i: number, coreOrderIds: Int32Array, ts: number): Command {
-  const accountId = stream.account[i] + 1;
+function streamCommand(stream: BenchStream, i: number, accountIds: readonly number[], coreOrderIds: Int32Array, ts: number): Command {
+  const accountId = accountIds[stream.account[i]];
   const kind = stream.kind[i];
   if (kind === CANCEL) return { type: 'cancelOrder', accountId, orderId: coreOrderIds[stream.orderId[i]] };
   const side = stream.isBuy[i] === 1 ? 'BUY' : 'SELL';
@@ -143,13 +112,13 @@ function buildJournal(store: Store, commands: number): string {
     }
   };
 
-  for (const command of setupCommands()) journal(command, FIRST_TS);
+  const accountIds = setUpBenchMarket((command) => journal(command, FIRST_TS), ACCOUNTS);
   const measured = Math.ceil(((commands - core.lastSeq) * STREAM_MARGIN) / 2);
   const stream = generateStream({ label: 'replay', shape: 'mix', seed: SEED, targetDepth: TARGET_DEPTH, warmup: 0, measured, accounts: ACCOUNTS });
   const coreOrderIds = new Int32Array(stream.maxOrderId + 1);
   for (let i = 0; i < stream.length && core.lastSeq < commands; i++) {
     const ts = FIRST_TS + i;
-    const result = journal(streamCommand(stream, i, coreOrderIds, ts), ts);
+    const result = journal(streamCommand(stream, i, accountIds, coreOrderIds, ts), ts);
     if (stream.kind[i] !== CANCEL && result !== undefined) coreOrderIds[stream.orderId[i]] = (result as PlaceOrderResult).order.orderId;
   }
   if (core.lastSeq < commands) throw new Error(`the stream ran out at ${core.lastSeq} journaled commands`);
