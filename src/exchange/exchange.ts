@@ -1,4 +1,4 @@
-import { formatUnits, parseSignedDecimal } from '../core/decimal.js';
+import { attoToUnits, formatUnits, parseSignedDecimal } from '../core/decimal.js';
 import type { Command } from '../core/types.js';
 import type { MarketData } from '../market/market-data.js';
 import type { Store } from '../store/store.js';
@@ -71,7 +71,9 @@ export class Exchange {
       const precision = ledger.assets.get(sum.asset)?.precision ?? 18;
       const atto = parseSignedDecimal(sum.sum);
       if (atto === null) throw new Error(`flow sum ${sum.sum} is not a decimal`);
-      flowSums.set(`${sum.accountId}:${sum.asset}`, atto / 10n ** BigInt(18 - precision));
+      const atoms = attoToUnits(atto, precision);
+      if (atoms === null) throw new Error(`flow sum ${sum.sum} has more decimals than ${sum.asset} holds`);
+      flowSums.set(`${sum.accountId}:${sum.asset}`, atoms);
     }
     for (const account of ledger.accounts.values()) {
       for (const [asset, balance] of account.balances) {
