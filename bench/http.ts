@@ -1,13 +1,15 @@
 /**
  * HTTP benchmark: autocannon in this process against servers in child processes of their own.
- * Three targets at the same connections and measured time; after a warm-up each, their measured
+ * Five targets at the same connections and measured time; after a warm-up each, their measured
  * segments run in turns (bench/http-load.ts) so that background load skews no ratio:
  *   hello world   a bare Fastify 5 app with one route: the ceiling of this machine and Node
  *   POST order    signed LIMIT orders on BTCUSDT (bench/http-orders.ts), each acknowledged only
  *                 once journaled: "ok/s" counts 200s, i.e. durable orders per second
  *   GET depth     `/openapi/quote/v1/depth` at the default limit (100) on a book of 100 levels a side
- * Bourse runs from a fresh temporary BOURSE_DATA with the demo data (BOURSE_DEMO=1, no market maker),
- * LOG_LEVEL=warn and its rate limits raised through the operator API.
+ * the last two against each placement of the core (BOURSE_CORE_THREAD): `worker`, the default, where
+ * the core and the journal run in a worker thread, and `inline`, where they share the HTTP thread.
+ * Each Bourse runs from a fresh temporary BOURSE_DATA with the demo data (BOURSE_DEMO=1, no market
+ * maker), LOG_LEVEL=warn and its rate limits raised through the operator API.
  *
  *   node --import tsx bench/http.ts
  *
@@ -53,10 +55,25 @@ interface Settings {
   profileDir: string | undefined;
 }
 
-export interface HttpBenchResult {
-  hello: HttpRunResult;
+const CORE_THREADS = ['worker', 'inline'] as const;
+type CoreThread = (typeof CORE_THREADS)[number];
+
+interface BourseUnderTest {
+  coreThread: CoreThread;
+  server: ChildServer;
+  dataDir: string;
+}
+
+export interface CoreThreadResult {
+  coreThread: CoreThread;
   orders: HttpRunResult;
   depth: HttpRunResult;
+}
+
+export interface HttpBenchResult {
+  hello: HttpRunResult;
+  /** The default placement first. */
+  bourses: CoreThreadResult[];
 }
 
 function positiveIntegerFromEnv(name: string, fallback: number, minimum: number): number {
@@ -182,33 +199,60 @@ async function prepareBourse(bourse: ChildServer, dataDir: string): Promise<{ ad
   return { adminToken, demo, merchant };
 }
 
-async function runAll(hello: ChildServer, bourse: ChildServer, dataDir: string, settings: Settings): Promise<HttpBenchResult> {
-  const { adminToken, demo, merchant } = await prepareBourse(bourse, dataDir);
+interface BourseTargets {
+  bourse: BourseUnderTest;
+  adminToken: string;
+  flow: OrderFlow;
+  journal: JournalWatch;
+  orders: LoadTarget;
+  depth: LoadTarget;
+}
+
+async function bourseTargets(bourse: BourseUnderTest, connections: number): Promise<BourseTargets> {
+  const { adminToken, demo, merchant } = await prepareBourse(bourse.server, bourse.dataDir);
+  const { url } = bourse.server;
   const flow = new OrderFlow(demo, merchant);
-  const journal = new JournalWatch(bourse.url);
+  const journal = new JournalWatch(url);
+  return {
+    bourse,
+    adminToken,
+    flow,
+    journal,
+    orders: new LoadTarget(`POST order ${bourse.coreThread}`, bourse.server, { url, connections, requests: [flow.request()] }, journal.hooks),
+    depth: new LoadTarget(`GET depth ${bourse.coreThread}`, bourse.server, { url: `${url}${DEPTH_PATH}`, connections }),
+  };
+}
+
+async function collect(targets: BourseTargets): Promise<CoreThreadResult> {
+  const { url } = targets.bourse.server;
+  const orders = targets.orders.result();
+  orders.notes.push(targets.journal.note(), tallyNote(targets.flow.tally));
+  const book = await readDepth(url, 1000);
+  orders.notes.push(`book after: ${book.bids.length - DEPTH_LEVELS} bid and ${book.asks.length - DEPTH_LEVELS} ask levels besides the ladder`);
+
+  const depth = targets.depth.result();
+  const sample = await fetch(`${url}${DEPTH_PATH}`);
+  depth.notes.unshift(`${DEPTH_LEVELS} levels a side, ${formatCount((await sample.arrayBuffer()).byteLength)} bytes per answer`);
+  const verify = (await adminRequest(url, targets.adminToken, 'GET', '/verify')) as { ok?: unknown };
+  depth.notes.push(`ledger verify at the end: ${verify.ok === true ? 'ok' : JSON.stringify(verify)}`);
+  return { coreThread: targets.bourse.coreThread, orders, depth };
+}
+
+async function runAll(hello: ChildServer, bourses: BourseUnderTest[], settings: Settings): Promise<HttpBenchResult> {
   const connections = settings.connections;
   const helloTarget = new LoadTarget('hello world', hello, { url: hello.url, connections });
-  const ordersTarget = new LoadTarget('POST order (signed)', bourse, { url: bourse.url, connections, requests: [flow.request()] }, journal.hooks);
-  const depthTarget = new LoadTarget('GET depth', bourse, { url: `${bourse.url}${DEPTH_PATH}`, connections });
-  const targets = [helloTarget, ordersTarget, depthTarget];
+  const perBourse: BourseTargets[] = [];
+  for (const bourse of bourses) perBourse.push(await bourseTargets(bourse, connections));
+  const targets = [helloTarget, ...perBourse.flatMap((b) => [b.orders, b.depth])];
 
   for (const target of targets) await target.warmUp(WARMUP_SECONDS);
-  flow.tally.clear();
+  for (const b of perBourse) b.flow.tally.clear();
   for (let round = 0; round < ROUNDS; round++) {
     for (const target of targets) await target.runSegment(settings.seconds / ROUNDS);
   }
-
-  const orders = ordersTarget.result();
-  orders.notes.push(journal.note(), tallyNote(flow.tally));
-  const book = await readDepth(bourse.url, 1000);
-  orders.notes.push(`book after: ${book.bids.length - DEPTH_LEVELS} bid and ${book.asks.length - DEPTH_LEVELS} ask levels besides the ladder`);
-
-  const depth = depthTarget.result();
-  const sample = await fetch(`${bourse.url}${DEPTH_PATH}`);
-  depth.notes.unshift(`${DEPTH_LEVELS} levels a side, ${formatCount((await sample.arrayBuffer()).byteLength)} bytes per answer`);
-  const verify = (await adminRequest(bourse.url, adminToken, 'GET', '/verify')) as { ok?: unknown };
-  depth.notes.push(`ledger verify at the end: ${verify.ok === true ? 'ok' : JSON.stringify(verify)}`);
-  return { hello: helloTarget.result(), orders, depth };
+  const results: CoreThreadResult[] = [];
+  for (const b of perBourse) results.push(await collect(b));
+  return { hello: helloTarget.result(), bourses: results };
 }
 
 const COLUMNS: { title: string; width: number; align: Align }[] = [
@@ -261,7 +305,7 @@ function resultRow(run: HttpRunResult, hello: HttpRunResult): string {
   ]);
 }
 
-function targetLines({ hello, orders, depth }: HttpBenchResult): string[] {
+function targetLines(hello: HttpRunResult, { coreThread, orders, depth }: CoreThreadResult): string[] {
   const share = orders.okPerSecond / hello.okPerSecond;
   const targets: [boolean, string][] = [
     [orders.okPerSecond >= TARGET_ORDERS_PER_SECOND, `signed orders ≥ ${formatCount(TARGET_ORDERS_PER_SECOND)}/s: ${formatCount(orders.okPerSecond)}/s`],
@@ -270,12 +314,13 @@ function targetLines({ hello, orders, depth }: HttpBenchResult): string[] {
     [orders.non200 === 0 && orders.errors === 0, `signed orders all answered 200: ${formatCount(orders.non200)} non-200, ${formatCount(orders.errors)} errors`],
     [depth.okPerSecond >= TARGET_DEPTH_PER_SECOND, `depth ≥ ${formatCount(TARGET_DEPTH_PER_SECOND)}/s: ${formatCount(depth.okPerSecond)}/s`],
   ];
-  return targets.map(([met, text]) => `${met ? 'met   ' : 'MISSED'} ${text}`);
+  return targets.map(([met, text]) => `${met ? 'met   ' : 'MISSED'} ${coreThread}: ${text}`);
 }
 
-function bourseEnv(dataDir: string): NodeJS.ProcessEnv {
+function bourseEnv(dataDir: string, coreThread: CoreThread): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    BOURSE_CORE_THREAD: coreThread,
     BOURSE_DATA: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -290,7 +335,6 @@ function bourseEnv(dataDir: string): NodeJS.ProcessEnv {
 
 export async function main(): Promise<HttpBenchResult> {
   const settings = settingsFromEnv();
-  const dataDir = mkdtempSync(join(tmpdir(), 'bourse-bench-http-'));
   const profileArgs = settings.profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', settings.profileDir];
   console.log(
     `http: autocannon, ${settings.connections} connections, ${settings.seconds} s per target in ${ROUNDS} rounds taken in turns, after a ${WARMUP_SECONDS} s warm-up each; ` +
@@ -298,29 +342,39 @@ export async function main(): Promise<HttpBenchResult> {
       `load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`,
   );
   console.log(
-    '  ok/s: 200 answers per second; latencies of the 200s; server, bench: CPU used, in cores; µs/ok: server CPU per 200 answer; ÷hello: ok/s over hello world’s',
+    '  ok/s: 200 answers per second; latencies of the 200s; server, bench: CPU used, in cores; µs/ok: server CPU per 200 answer; ÷hello: ok/s over hello world’s; ' +
+      'worker/inline: the core and journal in a worker thread (default) or on the HTTP thread',
   );
   let hello: ChildServer | undefined;
-  let bourse: ChildServer | undefined;
+  const bourses: BourseUnderTest[] = [];
   try {
     hello = await startChildServer(HELLO_ENTRY);
-    bourse = await startChildServer(BOURSE_ENTRY, { env: bourseEnv(dataDir), nodeArgs: profileArgs });
-    const result = await runAll(hello, bourse, dataDir, settings);
+    for (const coreThread of CORE_THREADS) {
+      const dataDir = mkdtempSync(join(tmpdir(), `bourse-bench-http-${coreThread}-`));
+      const server = await startChildServer(BOURSE_ENTRY, { env: bourseEnv(dataDir, coreThread), nodeArgs: profileArgs });
+      bourses.push({ coreThread, server, dataDir });
+    }
+    const result = await runAll(hello, bourses, settings);
     console.log(row(COLUMNS.map((c) => c.title)));
-    for (const run of [result.hello, result.orders, result.depth]) {
+    for (const run of [result.hello, ...result.bourses.flatMap((b) => [b.orders, b.depth])]) {
       console.log(resultRow(run, result.hello));
       for (const note of run.notes) console.log(`  ${note}`);
     }
-    for (const line of targetLines(result)) console.log(line);
+    for (const bourse of result.bourses) for (const line of targetLines(result.hello, bourse)) console.log(line);
+    const [worker, inline] = result.bourses;
+    console.log(
+      `worker over inline: orders ×${(worker.orders.okPerSecond / inline.orders.okPerSecond).toFixed(2)}, ` +
+        `depth ×${(worker.depth.okPerSecond / inline.depth.okPerSecond).toFixed(2)}`,
+    );
     // Other processes' load shows in every figure but µs/ok and the ratios: worth seeing next to them.
     console.log(`load average at the end ${loadavg()[0].toFixed(2)}`);
     return result;
   } finally {
-    const stops = await Promise.allSettled([hello?.stop(), bourse?.stop()]);
-    rmSync(dataDir, { recursive: true, force: true });
+    const stops = await Promise.allSettled([hello?.stop(), ...bourses.map((b) => b.server.stop())]);
+    for (const bourse of bourses) rmSync(bourse.dataDir, { recursive: true, force: true });
     // Reported, not thrown: a throw here would hide the error that may be on its way out of the try.
     for (const stop of stops) if (stop.status === 'rejected') console.error(`bench server: ${String(stop.reason)}`);
-    if (settings.profileDir !== undefined) console.log(`Bourse CPU profile written to ${settings.profileDir}`);
+    if (settings.profileDir !== undefined) console.log(`Bourse CPU profiles written to ${settings.profileDir}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CoreThread } from './exchange/core-host.js';
 
 /** Environment of spec/operator.md, validated once at start-up. */
 export interface Config {
@@ -14,6 +15,8 @@ export interface Config {
   synchronous: 'NORMAL' | 'FULL';
   /** Snapshot after this many commands since the last one. */
   snapshotEveryCommands: number;
+  /** Where the core and the journal's writes run: a worker thread (default) or the HTTP thread. */
+  coreThread: CoreThread;
 }
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -37,6 +40,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const snapshotEveryCommands = Number(env.BOURSE_SNAPSHOT_EVERY ?? '100000');
   if (!Number.isInteger(snapshotEveryCommands) || snapshotEveryCommands < 1) throw new ConfigError('BOURSE_SNAPSHOT_EVERY must be a positive integer');
+  const coreThread = env.BOURSE_CORE_THREAD ?? 'worker';
+  if (coreThread !== 'worker' && coreThread !== 'inline') throw new ConfigError(`BOURSE_CORE_THREAD must be worker or inline, got ${coreThread}`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -48,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     synchronous,
     snapshotEveryCommands,
+    coreThread,
   };
 }

@@ -17,9 +17,9 @@ import { findDemoMarketMakerKey, seedDemo, writeDemoCredentials } from './demo/d
 import { startDemoMarketMaker, type DemoMarketMaker } from './demo/market-maker.js';
 import { Exchange } from './exchange/exchange.js';
 import { MarketData } from './market/market-data.js';
-import { recover, takeSnapshot } from './exchange/recovery.js';
-import { Sequencer } from './exchange/sequencer.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import { startInlineCore, type CoreHostOptions } from './exchange/core-host.js';
+import { startWorkerCore } from './exchange/core-thread/worker-core.js';
+import type { CommitInfo } from './exchange/sequencer.js';
 
 export interface RunningServer {
   url: string;
@@ -31,7 +31,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Composition root: config → store → recovery → core → sequencer → HTTP. */
+/** Composition root: config → core host (store, recovery, sequencer) → read models → HTTP. */
 export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = loadConfig(env);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -50,115 +50,114 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   });
   const clock = (): number => Date.now();
 
-  const store = openSqliteStore({ path: path.join(config.dataDir, 'bourse.db'), synchronous: config.synchronous });
-  const started = process.hrtime.bigint();
-  let recovered: ReturnType<typeof recover>;
-  try {
-    recovered = recover(store);
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  const { core, snapshotSeq, replayed } = recovered;
-  logger.info({ snapshotSeq, replayed, seq: core.lastSeq, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'state recovered');
-
-  let lastSnapshotSeq = snapshotSeq;
-  let fatal = false;
-  const metrics = new Metrics(() => core);
-  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
-  const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
-  const userStreams = createUserStreams({ listenKeys, exchange: { core }, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
   const market = new MarketData();
-  // Market read models are rebuilt from the committed trades; the books come from the core.
-  for (const trade of store.readTrades(0)) market.onTrades([trade]);
-  const marketStreams = createMarketStreams({ exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) });
-  const sequencer = new Sequencer({
-    store,
-    applier: core,
+  let fatal = false;
+  let afterCommit = (info: CommitInfo): void => void info;
+  const hostOptions: CoreHostOptions = {
+    dbPath: path.join(config.dataDir, 'bourse.db'),
+    synchronous: config.synchronous,
+    snapshotEveryCommands: config.snapshotEveryCommands,
     clock,
-    onCommit: (info) => {
+    onCommit: (info) => afterCommit(info),
+    onFatal: (error) => {
+      // Memory may be ahead of disk: stop now, the journal is the truth on restart.
+      fatal = true;
+      logger.fatal({ err: error }, 'the core failed (a commit, or its worker); stopping');
+      process.exit(70);
+    },
+  };
+  const started = process.hrtime.bigint();
+  const host = config.coreThread === 'worker' ? await startWorkerCore(hostOptions) : startInlineCore(hostOptions);
+  const { core } = host;
+  logger.info(
+    { snapshotSeq: host.snapshotSeq, replayed: host.replayed, seq: core.lastSeq, coreThread: config.coreThread, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+    'state recovered',
+  );
+
+  try {
+    const metrics = new Metrics(() => core);
+    const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
+    const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
+    const userStreams = createUserStreams({ listenKeys, exchange: { core }, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
+    // Market read models are rebuilt from the committed trades; the books come from the core.
+    for (const trade of host.history.readTrades(0)) market.onTrades([trade]);
+    const marketStreams = createMarketStreams({ exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) });
+    afterCommit = (info) => {
       metrics.onCommit(info);
       market.onTrades(info.rows.trades);
       // After the read models took the batch, so a new subscription's snapshot already holds it.
       marketStreams.onCommit(info);
       userStreams.onCommit(info);
-      if (core.lastSeq - lastSnapshotSeq >= config.snapshotEveryCommands) {
-        lastSnapshotSeq = takeSnapshot(core, store).seq;
-      }
-    },
-    onFatal: (error) => {
-      // Memory may be ahead of disk: stop now, the journal is the truth on restart.
-      fatal = true;
-      logger.fatal({ err: error }, 'journal commit failed; stopping');
-      process.exit(70);
-    },
-  });
-  const exchange = new Exchange(core, store, sequencer, clock, market);
-  const secretBox = openSecretBox(config.dataDir);
-  const admin = resolveAdminToken(config.dataDir, config.adminToken);
-  if (admin.generated && config.logLevel !== 'silent') {
-    process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
-  }
-  if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox);
-  if (config.demo) {
-    const demo = writeDemoCredentials(exchange, secretBox, config.dataDir);
-    if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
-  }
-
-  let accepting = true;
-  const { app } = buildApp({
-    exchange,
-    limiter,
-    secretBox,
-    adminToken: admin.token,
-    metrics,
-    logger,
-    accepting: () => accepting,
-    listenKeys,
-    upgradeRoutes: [marketStreams, userStreams],
-  });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info({ url }, 'Bourse is serving');
-
-  let marketMaker: DemoMarketMaker | undefined;
-  if (config.demo && config.demoMarketMaker) {
-    const key = findDemoMarketMakerKey(exchange, secretBox);
-    if (key === undefined) {
-      logger.warn('demo market maker: this database was seeded without its user; not started');
-    } else {
-      // A client of the public API: it reaches this server over loopback, whatever HOST binds.
-      const wildcard = config.host === '0.0.0.0' || config.host === '::';
-      marketMaker = startDemoMarketMaker({
-        baseUrl: wildcard ? `http://127.0.0.1:${port}` : url,
-        ...key,
-        symbols: DEMO_MARKET_MAKER_SYMBOLS,
-        seed: DEMO_MARKET_MAKER_SEED,
-        logger: logger.child({ component: 'demo-market-maker' }),
-      });
+    };
+    const exchange = new Exchange(host, clock, market);
+    const secretBox = openSecretBox(config.dataDir);
+    const admin = resolveAdminToken(config.dataDir, config.adminToken);
+    if (admin.generated && config.logLevel !== 'silent') {
+      process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
     }
-  }
+    if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox);
+    if (config.demo) {
+      const demo = writeDemoCredentials(exchange, secretBox, config.dataDir);
+      if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
+    }
 
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      // First, while the server still answers its last requests.
-      await marketMaker?.stop();
-      accepting = false;
-      listenKeys.stop();
-      await userStreams.close();
-      await marketStreams.close();
-      await app.close();
-      await sequencer.close();
-      if (!fatal && core.lastSeq > lastSnapshotSeq) takeSnapshot(core, store);
-      store.close();
-      logger.info('Bourse stopped');
-    })();
-    return closing;
-  };
-  return { url, port, config, app, exchange, close };
+    let accepting = true;
+    const { app } = buildApp({
+      exchange,
+      limiter,
+      secretBox,
+      adminToken: admin.token,
+      metrics,
+      logger,
+      accepting: () => accepting,
+      listenKeys,
+      upgradeRoutes: [marketStreams, userStreams],
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : config.port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    logger.info({ url }, 'Bourse is serving');
+
+    let marketMaker: DemoMarketMaker | undefined;
+    if (config.demo && config.demoMarketMaker) {
+      const key = findDemoMarketMakerKey(exchange, secretBox);
+      if (key === undefined) {
+        logger.warn('demo market maker: this database was seeded without its user; not started');
+      } else {
+        // A client of the public API: it reaches this server over loopback, whatever HOST binds.
+        const wildcard = config.host === '0.0.0.0' || config.host === '::';
+        marketMaker = startDemoMarketMaker({
+          baseUrl: wildcard ? `http://127.0.0.1:${port}` : url,
+          ...key,
+          symbols: DEMO_MARKET_MAKER_SYMBOLS,
+          seed: DEMO_MARKET_MAKER_SEED,
+          logger: logger.child({ component: 'demo-market-maker' }),
+        });
+      }
+    }
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        // First, while the server still answers its last requests.
+        await marketMaker?.stop();
+        accepting = false;
+        listenKeys.stop();
+        await userStreams.close();
+        await marketStreams.close();
+        await app.close();
+        if (!fatal) await host.close();
+        logger.info('Bourse stopped');
+      })();
+      return closing;
+    };
+    return { url, port, config, app, exchange, close };
+  } catch (error) {
+    // A start that fails after recovery (seeding, listening) must not leave the core's writer running.
+    await host.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** `node dist/main.js`: serve until SIGTERM or SIGINT. */

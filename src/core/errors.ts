@@ -102,3 +102,11 @@ export class BourseError extends Error {
 export function reject(name: ErrorName, args: readonly (string | number)[] = [], detail?: string): never {
   throw new BourseError(name, args, detail);
 }
+
+/** Rebuilds a refusal that crossed a thread boundary as its registry name and formatted message. */
+export function reviveError(name: string, msg: string): BourseError {
+  if (!Object.hasOwn(ERRORS, name)) return new BourseError('INTERNAL');
+  const error = new BourseError(name as ErrorName);
+  error.message = msg;
+  return error;
+}

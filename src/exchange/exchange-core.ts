@@ -11,6 +11,8 @@ import type { LiveOrder } from './live-order.js';
 import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
 import { DEFAULT_CORE_LIMITS, setTradingConfig, type CoreLimits } from './trading-config.js';
 
+export type RowRecording = 'all' | 'fanout' | 'none';
+
 export interface SymbolState {
   spec: SymbolSpec;
   book: OrderBook;
@@ -56,10 +58,15 @@ export class ExchangeCore {
   lastSeq = 0;
   lastTs = 0;
 
-  /** Applies one stamped command; throws a BourseError (state unchanged) to refuse it. */
-  apply(stamped: StampedCommand, rows: DerivedRows, recordRows = true): unknown {
+  /**
+   * Applies one stamped command; throws a BourseError (state unchanged) to refuse it. `record`:
+   * `all` rows for the store, `fanout` all but the flows (a replica's streams and read models need
+   * no flows), `none` (a replay: state only).
+   */
+  apply(stamped: StampedCommand, rows: DerivedRows, record: RowRecording = 'all'): unknown {
     if (stamped.seq !== this.lastSeq + 1) throw new Error(`command seq ${stamped.seq} after ${this.lastSeq}`);
-    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, touched: new Map() };
+    const recordRows = record !== 'none';
+    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, recordFlows: record === 'all', touched: new Map() };
     const result = this.dispatch(stamped.command, ctx);
     if (recordRows) {
       for (const [accountId, assets] of ctx.touched) {
@@ -84,7 +91,7 @@ export class ExchangeCore {
    */
   check(command: Command, ts: number): void {
     if (command.type !== 'placeOrder') throw new Error('only orders can be checked');
-    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Map() });
+    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, recordFlows: true, touched: new Map() });
   }
 
   private dispatch(command: Command, ctx: PostingContext): unknown {

@@ -37,7 +37,7 @@ export function recover(store: Store, options: { ignoreSnapshots?: boolean } = {
   const rows = emptyDerivedRows();
   for (const stamped of store.readJournal(core.lastSeq)) {
     try {
-      core.apply(stamped, rows, false);
+      core.apply(stamped, rows, 'none');
     } catch (error) {
       throw new RecoveryError(`journal replay diverged at seq ${stamped.seq} (${stamped.command.type}): ${(error as Error).message}`);
     }

@@ -41,10 +41,14 @@ export interface SequencerOptions {
   onFatal?: (error: unknown) => void;
 }
 
+/** How a command ended: applied at `stamped` (durable when reported) or refused. */
+export type Outcome = { accepted: true; stamped: StampedCommand; result: unknown } | { accepted: false; error: BourseError };
+
 interface Submission {
   command: Command;
-  resolve: (result: unknown) => void;
-  reject: (error: unknown) => void;
+  settle: (outcome: Outcome) => void;
+  /** When it was received, if before this thread saw it; else the clock's time at apply. */
+  receivedAt: number | undefined;
 }
 
 interface FlushWaiter {
@@ -53,8 +57,6 @@ interface FlushWaiter {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
-
-type Outcome = { accepted: true; result: unknown } | { accepted: false; error: BourseError };
 
 export const DEFAULT_MAX_BATCH = 4096;
 
@@ -110,12 +112,24 @@ export class Sequencer {
 
   /** Resolves with `apply`'s result once the command is committed; rejects with a BourseError. */
   submit(command: Command): Promise<unknown> {
-    if (this.closed || this.failed) return Promise.reject(new BourseError('SERVICE_UNAVAILABLE'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ command, resolve, reject });
-      this.submittedCount++;
-      this.schedule();
+      this.enqueue(command, (outcome) => (outcome.accepted ? resolve(outcome.result) : reject(outcome.error)));
     });
+  }
+
+  /**
+   * `submit` for callers that also need the stamp: `settle` is called once, synchronously inside
+   * the batch's turn, after the commit (with a BourseError outcome for a refusal or a failure).
+   * `receivedAt` is the time another thread took the command in; the stamp is never before it.
+   */
+  enqueue(command: Command, settle: (outcome: Outcome) => void, receivedAt?: number): void {
+    if (this.closed || this.failed) {
+      settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
+      return;
+    }
+    this.queue.push({ command, settle, receivedAt });
+    this.submittedCount++;
+    this.schedule();
   }
 
   /** Resolves when every command submitted so far is settled; rejects if the sequencer failed. */
@@ -176,13 +190,13 @@ export class Sequencer {
     for (const submission of batch) {
       const marks = [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length, rows.events.length];
       try {
-        ts = Math.max(ts, this.clock());
+        ts = Math.max(ts, submission.receivedAt ?? this.clock());
         const stamped: StampedCommand = { seq: seq + 1, ts, command: submission.command };
         const result = this.applier.apply(stamped, rows);
         seq = stamped.seq;
         commands.push(stamped);
         results.push(result);
-        outcomes.push({ accepted: true, result });
+        outcomes.push({ accepted: true, stamped, result });
       } catch (error) {
         if (!(error instanceof BourseError)) {
           this.fail(error, batch);
@@ -214,11 +228,7 @@ export class Sequencer {
     }
 
     // Rejections wait for the commit too: they were decided on state that includes this batch.
-    for (let i = 0; i < batch.length; i++) {
-      const outcome = outcomes[i];
-      if (outcome.accepted) batch[i].resolve(outcome.result);
-      else batch[i].reject(outcome.error);
-    }
+    for (let i = 0; i < batch.length; i++) batch[i].settle(outcomes[i]);
     this.settledCount += batch.length;
     this.releaseFlushWaiters();
 
@@ -245,9 +255,9 @@ export class Sequencer {
   private fail(error: unknown, batch: Submission[]): void {
     this.failed = true;
     this.cancelSchedule();
-    for (const submission of batch) submission.reject(new BourseError('INTERNAL'));
+    for (const submission of batch) submission.settle({ accepted: false, error: new BourseError('INTERNAL') });
     // Never applied, so certainly not executed.
-    for (const submission of this.queue) submission.reject(new BourseError('SERVICE_UNAVAILABLE'));
+    for (const submission of this.queue) submission.settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
     this.settledCount += batch.length + this.queue.length;
     this.queue = [];
     for (const waiter of this.flushWaiters) waiter.reject(new BourseError('INTERNAL'));

@@ -11,6 +11,8 @@ export interface PostingContext {
   rows: DerivedRows;
   /** False while replaying the journal: the rows are in the store already, only state is rebuilt. */
   recordRows: boolean;
+  /** False where nothing reads flow rows (a replica of the core): only the store needs them. */
+  recordFlows: boolean;
   /** Accounts whose balances (free or locked) this command changed, with the assets changed. */
   touched: Map<number, Set<string>>;
 }
@@ -143,7 +145,7 @@ export class Ledger {
     }
     account.updateTime = ctx.ts;
     touch(ctx, account.accountId, asset);
-    if (!ctx.recordRows) {
+    if (!ctx.recordFlows) {
       this.nextFlowId++;
       return;
     }

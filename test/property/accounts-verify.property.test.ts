@@ -14,10 +14,12 @@ import fc from 'fast-check';
 import { formatUnits } from '../../src/core/decimal.js';
 import { BourseError } from '../../src/core/errors.js';
 import type { Command, FlowTypeName } from '../../src/core/types.js';
+import type { CoreHost } from '../../src/exchange/core-host.js';
 import { ExchangeCore } from '../../src/exchange/exchange-core.js';
 import { Exchange } from '../../src/exchange/exchange.js';
 import { WITHDRAWAL_AUDITING } from '../../src/exchange/funds-commands.js';
 import { Sequencer } from '../../src/exchange/sequencer.js';
+import { verifyLedger } from '../../src/exchange/verify.js';
 import { MarketData } from '../../src/market/market-data.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { demoCatalogue, T0 } from '../support/core-harness.js';
@@ -122,7 +124,16 @@ async function createWorld(seen: Map<string, number>): Promise<World> {
       for (const row of info.rows.withdrawals) tally(seen, `withdrawal status ${row.status}`);
     },
   });
-  const exchange = new Exchange(core, store, sequencer, clock, new MarketData());
+  const host: CoreHost = {
+    core,
+    history: store,
+    snapshotSeq: 0,
+    replayed: 0,
+    submit: (command) => sequencer.submit(command),
+    verify: (options) => Promise.resolve(verifyLedger(core, store, clock(), options)),
+    close: () => sequencer.close(),
+  };
+  const exchange = new Exchange(host, clock, new MarketData());
   for (const command of demoCatalogue()) await exchange.submit(command);
   const accounts: number[] = [];
   for (let u = 0; u < USERS; u++) {
@@ -220,8 +231,8 @@ function toCommand(op: Op, { core, accounts }: World): Command {
 }
 
 /** Verify must hold and no balance may be negative; the message says what broke. */
-function checkLedger(world: World, step: number): void {
-  const report = world.exchange.verify();
+async function checkLedger(world: World, step: number): Promise<void> {
+  const report = await world.exchange.verify();
   if (!report.ok) throw new Error(`after step ${step}, verify failed: ${JSON.stringify(report.details.filter((d) => d.mismatch !== undefined))}`);
   for (const acc of world.core.ledger.accounts.values()) {
     for (const [asset, balance] of acc.balances) {
@@ -239,7 +250,7 @@ describe('accounts: verify holds under any interleaving', () => {
       fc.asyncProperty(stepsArb, async (steps) => {
         const world = await createWorld(seen);
         try {
-          checkLedger(world, 0);
+          await checkLedger(world, 0);
           for (const [index, ops] of steps.entries()) {
             const outcomes = await Promise.allSettled(ops.map((op) => world.exchange.submit(toCommand(op, world))));
             for (const outcome of outcomes) {
@@ -248,9 +259,9 @@ describe('accounts: verify holds under any interleaving', () => {
               if (!(outcome.reason instanceof BourseError)) throw outcome.reason;
               tally(seen, `refused ${outcome.reason.code}`);
             }
-            checkLedger(world, index + 1);
+            await checkLedger(world, index + 1);
           }
-          const final = world.exchange.verify({ replay: true });
+          const final = await world.exchange.verify({ replay: true });
           expect(final.replay?.ok).toBe(true);
           expect(final.ok).toBe(true);
         } finally {

@@ -5,7 +5,7 @@ import { cancelOrder, placeOrder } from '../../../src/exchange/order-commands.js
 import { createCoreHarness, limit } from '../../support/core-harness.js';
 
 function context(ts: number): PostingContext {
-  return { seq: 0, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Map() };
+  return { seq: 0, ts, rows: emptyDerivedRows(), recordRows: true, recordFlows: true, touched: new Map() };
 }
 
 describe('accounts touched by an order command (for account update events)', () => {

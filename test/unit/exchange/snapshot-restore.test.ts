@@ -155,7 +155,7 @@ describe('replay without rows', () => {
     h.ok(limit(buyer, 'BTCUSDT', 'BUY', '30001', '0.4'));
     const silent = new ExchangeCore();
     const rows = emptyDerivedRows();
-    for (const stamped of h.accepted) silent.apply(stamped, rows, false);
+    for (const stamped of h.accepted) silent.apply(stamped, rows, 'none');
     expect(rows.flows).toEqual([]);
     expect(rows.trades).toEqual([]);
     expect(stateHash(silent)).toBe(stateHash(h.core));

@@ -20,7 +20,7 @@ function ledgerWithBtc(): Ledger {
 }
 
 function context(seq = 7, ts = 1_700_000_000_123): PostingContext {
-  return { seq, ts, rows: emptyDerivedRows(), recordRows: true, touched: new Map() };
+  return { seq, ts, rows: emptyDerivedRows(), recordRows: true, recordFlows: true, touched: new Map() };
 }
 
 describe('Ledger accounts', () => {

@@ -1,0 +1,85 @@
+/**
+ * The core worker: the one writer (sequencer, core, journal, snapshots) on a thread of its own.
+ * It answers each batch once committed with the stamps of the accepted commands and the refusals;
+ * the HTTP thread replays the accepted ones on its replica of the core.
+ */
+
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { openSqliteStore, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { recover } from '../recovery.js';
+import { Sequencer, type Outcome } from '../sequencer.js';
+import { SnapshotSchedule } from '../snapshot-schedule.js';
+import { verifyLedger } from '../verify.js';
+import type { CoreWorkerData, FromCoreWorker, Settled, SubmitItem, ToCoreWorker } from './messages.js';
+
+function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
+  const send = (message: FromCoreWorker): void => port.postMessage(message);
+  const fatal = (error: unknown): void => {
+    send({ type: 'fatal', message: error instanceof Error ? error.message : String(error) });
+    // Nothing more may be committed: the HTTP thread stops the process.
+    port.close();
+  };
+
+  let store: SqliteStore;
+  let recovered: ReturnType<typeof recover>;
+  try {
+    store = openSqliteStore({ path: data.dbPath, synchronous: data.synchronous });
+  } catch (error) {
+    fatal(error);
+    return;
+  }
+  try {
+    recovered = recover(store);
+  } catch (error) {
+    store.close();
+    fatal(error);
+    return;
+  }
+  const { core, snapshotSeq } = recovered;
+  const snapshots = new SnapshotSchedule(core, store, data.snapshotEveryCommands, snapshotSeq);
+
+  let settled: Settled[] = [];
+  let commitMs = 0;
+  const sendSettled = (): void => {
+    send({ type: 'settled', commitMs, settled });
+    settled = [];
+    commitMs = 0;
+  };
+  const sequencer = new Sequencer({
+    store,
+    applier: core,
+    clock: Date.now,
+    onCommit: (info) => {
+      commitMs = info.commitMs;
+      snapshots.afterCommit();
+    },
+    onFatal: fatal,
+  });
+  const settle = (id: number, outcome: Outcome): void => {
+    // One message per batch: the outcomes are settled together, inside the batch's turn.
+    if (settled.length === 0) queueMicrotask(sendSettled);
+    settled.push(outcome.accepted ? [id, outcome.stamped.seq, outcome.stamped.ts] : [id, outcome.error.errorName, outcome.error.message]);
+  };
+
+  port.on('message', (message: ToCoreWorker) => {
+    switch (message.type) {
+      case 'submit':
+        for (const [id, command, receivedAt] of JSON.parse(message.items) as SubmitItem[]) sequencer.enqueue(command, (outcome) => settle(id, outcome), receivedAt);
+        break;
+      case 'verify':
+        send({ type: 'verified', id: message.id, report: verifyLedger(core, store, message.now, { replay: message.replay }) });
+        break;
+      case 'close':
+        void sequencer.close().then(() => {
+          snapshots.atStop();
+          store.close();
+          send({ type: 'closed' });
+          port.close();
+        }, fatal);
+        break;
+    }
+  });
+  send({ type: 'ready', lastSeq: core.lastSeq });
+}
+
+if (!isMainThread && parentPort !== null) runCoreWorker(parentPort, workerData as CoreWorkerData);

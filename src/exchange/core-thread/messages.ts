@@ -1,0 +1,33 @@
+/** What the HTTP thread and the core worker say to each other (structured-clone messages). */
+
+import type { Command } from '../../core/types.js';
+import type { VerifyReport } from '../verify.js';
+
+export interface CoreWorkerData {
+  dbPath: string;
+  synchronous: 'NORMAL' | 'FULL';
+  snapshotEveryCommands: number;
+}
+
+/**
+ * A command with the id its submitter waits under and the time the HTTP thread took it in: that
+ * thread's clock is the exchange's one clock (the stamp is never before it).
+ */
+export type SubmitItem = [id: number, command: Command, receivedAt: number];
+
+export type ToCoreWorker =
+  /** `SubmitItem[]` as JSON text: commands are JSON (the journal holds them so), and text crosses faster than a structured clone. */
+  | { type: 'submit'; items: string }
+  | { type: 'verify'; id: number; replay: boolean; now: number }
+  | { type: 'close' };
+
+/** Committed as the `seq`-th command at `ts`; or refused with a registry error and its message. */
+export type Settled = [id: number, seq: number, ts: number] | [id: number, errorName: string, msg: string];
+
+export type FromCoreWorker =
+  | { type: 'ready'; lastSeq: number }
+  /** One batch, in submission order, sent once it is committed. */
+  | { type: 'settled'; commitMs: number; settled: Settled[] }
+  | { type: 'verified'; id: number; report: VerifyReport }
+  | { type: 'closed' }
+  | { type: 'fatal'; message: string };
