@@ -58,7 +58,13 @@ export interface Endpoint {
   /** Main-account keys only (-1005 otherwise). */
   mainKeyOnly?: boolean;
   params: readonly ParamDoc[];
+  /** The answer's body: a value to serialise, or `JsonText` already serialised. */
   handler: (ctx: RequestContext) => Promise<unknown> | unknown;
+}
+
+/** An answer body serialised ahead (A5 reuses the text of a book that has not changed). */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 /** Every path an endpoint answers on (each also with a trailing `/`, which the router allows). */

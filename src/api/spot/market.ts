@@ -1,7 +1,7 @@
 import { BourseError } from '../../core/errors.js';
 import type { SymbolState } from '../../exchange/exchange-core.js';
 import { KLINE_INTERVALS, isKlineInterval, nextBarOpenTime } from '../../market/kline-intervals.js';
-import type { Endpoint, ParamDoc, RequestContext } from '../endpoint.js';
+import { JsonText, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import { readInt, readLimit, readString, readTimeRange, type Params } from '../params.js';
 import { symbolParam } from './orders.js';
 import { bestLevels, levelPairs, orZero, ticker24h } from './market-views.js';
@@ -49,11 +49,11 @@ function tickerSymbols(ctx: RequestContext): { single: boolean; states: SymbolSt
 interface DepthView {
   version: number;
   limit: number;
-  bids: [string, string][];
-  asks: [string, string][];
+  /** `"bids":[…],"asks":[…]`: the answer's part that changes only with the book. */
+  levelsJson: string;
 }
 
-/** The last formatted levels per book: a book that has not changed is not formatted again. */
+/** The last serialised levels per book: a book that has not changed is not formatted again. */
 const depthViews = new WeakMap<object, DepthView>();
 
 function depthLevels(state: SymbolState, limit: number): DepthView {
@@ -62,8 +62,10 @@ function depthLevels(state: SymbolState, limit: number): DepthView {
   const view: DepthView = {
     version: state.book.version,
     limit,
-    bids: levelPairs(state.book.bids.topLevels(limit), state),
-    asks: levelPairs(state.book.asks.topLevels(limit), state),
+    levelsJson: JSON.stringify({
+      bids: levelPairs(state.book.bids.topLevels(limit), state),
+      asks: levelPairs(state.book.asks.topLevels(limit), state),
+    }).slice(1, -1),
   };
   depthViews.set(state.book, view);
   return view;
@@ -110,8 +112,8 @@ export function marketEndpoints(): Endpoint[] {
       params: [SYMBOL_REQUIRED, { name: 'limit', type: 'INT', description: 'default 100, 1-1000 levels per side; 0 = 1000' }],
       handler: (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
-        const { bids, asks } = depthLevels(state, depthLimit(ctx.params));
-        return { time: ctx.exchange.clock(), lastUpdateId: state.book.version, bids, asks };
+        const { levelsJson } = depthLevels(state, depthLimit(ctx.params));
+        return new JsonText(`{"time":${ctx.exchange.clock()},"lastUpdateId":${state.book.version},${levelsJson}}`);
       },
     },
     {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Exchange } from '../../exchange/exchange.js';
 import { normalizePeerAddress } from '../auth/ip-whitelist.js';
 import type { Authenticator } from '../auth/authenticate.js';
-import { endpointPaths, type Endpoint, type RequestContext } from '../endpoint.js';
+import { endpointPaths, JsonText, type Endpoint, type RequestContext } from '../endpoint.js';
 import { toBourseError } from '../http-errors.js';
 import { bodyKind, parseLenientParams, parseRawParams, readLong, type Params } from '../params.js';
 
@@ -22,7 +22,8 @@ export function rawParts(request: FastifyRequest): { rawQuery: string; rawBody: 
 }
 
 export function sendJson(reply: FastifyReply, status: number, headers: Record<string, string>, body: unknown): FastifyReply {
-  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(text);
 }
 
 export function sendError(reply: FastifyReply, error: unknown, headers: Record<string, string>, log: FastifyRequest['log']): FastifyReply {
