@@ -28,6 +28,8 @@ export interface ChildServer {
   pid: number;
   /** User + system CPU seconds the child has used so far, or undefined where /proc is not there to read. */
   cpuSeconds(): number | undefined;
+  /** The same for the child's main thread alone (the HTTP thread; its thread id is the pid). */
+  mainThreadCpuSeconds(): number | undefined;
   /** SIGTERM, then waits for a clean exit (code 0). */
   stop(): Promise<void>;
 }
@@ -62,7 +64,8 @@ export async function startChildServer(entry: URL, options: ChildServerOptions =
   return {
     url,
     pid,
-    cpuSeconds: () => processCpuSeconds(pid),
+    cpuSeconds: () => statCpuSeconds(`/proc/${pid}/stat`),
+    mainThreadCpuSeconds: () => statCpuSeconds(`/proc/${pid}/task/${pid}/stat`),
     stop: async () => {
       child.kill('SIGTERM');
       const timeout = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
@@ -112,10 +115,11 @@ function waitForUrl(child: ChildProcess, name: string): Promise<string> {
   });
 }
 
-function processCpuSeconds(pid: number): number | undefined {
+/** utime + stime of a /proc stat file (a process's or one of its threads'). */
+function statCpuSeconds(path: string): number | undefined {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }

@@ -24,6 +24,8 @@ export interface HttpRunResult {
   maxMs: number;
   /** CPU the server used, in cores (1.0 = one core busy throughout), or undefined where it cannot be read. */
   serverCores: number | undefined;
+  /** Of that, the server's main (HTTP) thread's. */
+  httpThreadCores: number | undefined;
   /** CPU this process (autocannon) used, in cores. */
   benchCores: number;
   notes: string[];
@@ -34,9 +36,15 @@ export interface SegmentHooks {
   after?: () => Promise<void>;
 }
 
+/** A running CPU total plus one segment's use; undefined once any reading was missing. */
+function addUsage(total: number | undefined, before: number | undefined, after: number | undefined): number | undefined {
+  return total === undefined || before === undefined || after === undefined ? undefined : total + after - before;
+}
+
 export class LoadTarget {
   private readonly segments: RawResult[] = [];
   private serverCpuSeconds: number | undefined = 0;
+  private httpThreadCpuSeconds: number | undefined = 0;
   private benchCpuSeconds = 0;
   private wallSeconds = 0;
 
@@ -55,17 +63,15 @@ export class LoadTarget {
   async runSegment(seconds: number): Promise<void> {
     await this.hooks.before?.();
     const serverCpuBefore = this.server.cpuSeconds();
+    const httpThreadCpuBefore = this.server.mainThreadCpuSeconds();
     const benchCpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     this.segments.push(await autocannon({ ...this.options, duration: seconds, skipAggregateResult: true }));
     this.wallSeconds += Number(process.hrtime.bigint() - started) / 1e9;
     const benchCpu = process.cpuUsage(benchCpuBefore);
     this.benchCpuSeconds += (benchCpu.user + benchCpu.system) / 1e6;
-    const serverCpuAfter = this.server.cpuSeconds();
-    this.serverCpuSeconds =
-      this.serverCpuSeconds === undefined || serverCpuBefore === undefined || serverCpuAfter === undefined
-        ? undefined
-        : this.serverCpuSeconds + serverCpuAfter - serverCpuBefore;
+    this.serverCpuSeconds = addUsage(this.serverCpuSeconds, serverCpuBefore, this.server.cpuSeconds());
+    this.httpThreadCpuSeconds = addUsage(this.httpThreadCpuSeconds, httpThreadCpuBefore, this.server.mainThreadCpuSeconds());
     await this.hooks.after?.();
   }
 
@@ -103,6 +109,7 @@ export class LoadTarget {
       p999Ms: latency.p99_9,
       maxMs: latency.max,
       serverCores: this.serverCpuSeconds === undefined ? undefined : this.serverCpuSeconds / this.wallSeconds,
+      httpThreadCores: this.httpThreadCpuSeconds === undefined ? undefined : this.httpThreadCpuSeconds / this.wallSeconds,
       benchCores: this.benchCpuSeconds / this.wallSeconds,
       notes,
     };

@@ -227,6 +227,12 @@ async function collect(targets: BourseTargets): Promise<CoreThreadResult> {
   const { url } = targets.bourse.server;
   const orders = targets.orders.result();
   orders.notes.push(targets.journal.note(), tallyNote(targets.flow.tally));
+  const httpCores = orders.httpThreadCores;
+  if (httpCores !== undefined && httpCores > 0) {
+    orders.notes.push(
+      `HTTP thread: ${((1e6 * httpCores) / orders.okPerSecond).toFixed(0)} µs CPU per order, ${formatCount(orders.okPerSecond / httpCores)}/s were it the only limit`,
+    );
+  }
   const book = await readDepth(url, 1000);
   orders.notes.push(`book after: ${book.bids.length - DEPTH_LEVELS} bid and ${book.asks.length - DEPTH_LEVELS} ask levels besides the ladder`);
 
@@ -266,6 +272,7 @@ const COLUMNS: { title: string; width: number; align: Align }[] = [
   { title: 'non-200', width: 7, align: 'right' },
   { title: 'errors', width: 6, align: 'right' },
   { title: 'server', width: 6, align: 'right' },
+  { title: 'http', width: 5, align: 'right' },
   { title: 'µs/ok', width: 5, align: 'right' },
   { title: 'bench', width: 5, align: 'right' },
   { title: '÷hello', width: 6, align: 'right' },
@@ -299,6 +306,7 @@ function resultRow(run: HttpRunResult, hello: HttpRunResult): string {
     formatCount(run.non200),
     formatCount(run.errors),
     formatCores(run.serverCores),
+    formatCores(run.httpThreadCores),
     run.serverCores === undefined ? '-' : ((1e6 * run.serverCores) / run.okPerSecond).toFixed(0),
     formatCores(run.benchCores),
     `${((100 * run.okPerSecond) / hello.okPerSecond).toFixed(0)}%`,
@@ -342,7 +350,7 @@ export async function main(): Promise<HttpBenchResult> {
       `load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`,
   );
   console.log(
-    '  ok/s: 200 answers per second; latencies of the 200s; server, bench: CPU used, in cores; µs/ok: server CPU per 200 answer; ÷hello: ok/s over hello world’s; ' +
+    '  ok/s: 200 answers per second; latencies of the 200s; server, bench: CPU used, in cores (http: the server\'s main thread); µs/ok: server CPU per 200 answer; ÷hello: ok/s over hello world’s; ' +
       'worker/inline: the core and journal in a worker thread (default) or on the HTTP thread',
   );
   let hello: ChildServer | undefined;

@@ -14,7 +14,17 @@ import type { CoreWorkerData, FromCoreWorker, Settled, SubmitItem, ToCoreWorker 
 
 function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
   const send = (message: FromCoreWorker): void => port.postMessage(message);
+  let settled: Settled[] = [];
+  let commitMs = 0;
+  const sendSettled = (): void => {
+    if (settled.length === 0) return;
+    send({ type: 'settled', commitMs, settled });
+    settled = [];
+    commitMs = 0;
+  };
   const fatal = (error: unknown): void => {
+    // The answers a failing sequencer gave (INTERNAL, or SERVICE_UNAVAILABLE for commands never applied) go first.
+    sendSettled();
     send({ type: 'fatal', message: error instanceof Error ? error.message : String(error) });
     // Nothing more may be committed: the HTTP thread stops the process.
     port.close();
@@ -38,13 +48,6 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
   const { core, snapshotSeq } = recovered;
   const snapshots = new SnapshotSchedule(core, store, data.snapshotEveryCommands, snapshotSeq);
 
-  let settled: Settled[] = [];
-  let commitMs = 0;
-  const sendSettled = (): void => {
-    send({ type: 'settled', commitMs, settled });
-    settled = [];
-    commitMs = 0;
-  };
   const sequencer = new Sequencer({
     store,
     applier: core,
@@ -70,12 +73,15 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
         send({ type: 'verified', id: message.id, report: verifyLedger(core, store, message.now, { replay: message.replay }) });
         break;
       case 'close':
-        void sequencer.close().then(() => {
-          snapshots.atStop();
-          store.close();
-          send({ type: 'closed' });
-          port.close();
-        }, fatal);
+        sequencer
+          .close()
+          .then(() => {
+            snapshots.atStop();
+            store.close();
+            send({ type: 'closed' });
+            port.close();
+          })
+          .catch(fatal);
         break;
     }
   });

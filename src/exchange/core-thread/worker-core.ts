@@ -80,6 +80,7 @@ class WorkerCore implements CoreHost {
   private whenDrained: (() => void) | undefined;
   private failed = false;
   private stopped = false;
+  private readonly exited: Promise<void>;
 
   constructor(
     private readonly worker: Worker,
@@ -92,8 +93,11 @@ class WorkerCore implements CoreHost {
     this.replayed = recovered.replayed;
     worker.on('message', (message: FromCoreWorker) => this.onMessage(message));
     worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) => {
-      if (!this.stopped) this.fail(new Error(`core worker exited with code ${code}`));
+    this.exited = new Promise((resolve) => {
+      worker.on('exit', (code) => {
+        if (!this.stopped) this.fail(new Error(`core worker exited with code ${code}`));
+        resolve();
+      });
     });
   }
 
@@ -120,11 +124,11 @@ class WorkerCore implements CoreHost {
     this.closing ??= (async () => {
       if (this.pending.size > 0 && !this.failed) await new Promise<void>((resolve) => (this.whenDrained = resolve));
       if (!this.failed) {
-        const closed = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
         this.stopped = true;
         this.send({ type: 'close' });
-        await closed;
       }
+      // Failed or not, the worker's connection to the store is gone before this thread's closes.
+      await this.exited;
       this.history.close();
     })();
     return this.closing;
@@ -178,6 +182,7 @@ class WorkerCore implements CoreHost {
       const id = entry[0];
       const pending = this.pending.get(id);
       if (pending === undefined) {
+        for (const answer of answers) answer();
         this.fail(new Error(`the core worker settled unknown command ${id}`));
         return;
       }
@@ -188,6 +193,9 @@ class WorkerCore implements CoreHost {
         try {
           result = this.core.apply(stamped, rows, 'fanout');
         } catch (error) {
+          // What the replica applied before is committed and answered; this one and the rest are not known.
+          for (const answer of answers) answer();
+          pending.reject(new BourseError('INTERNAL'));
           this.fail(new Error(`the replica refused committed seq ${stamped.seq} (${stamped.command.type}): ${(error as Error).message}`));
           return;
         }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BourseError } from '../../../src/core/errors.js';
 import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand } from '../../../src/core/types.js';
-import { Sequencer, type Applier, type CommitInfo } from '../../../src/exchange/sequencer.js';
+import { Sequencer, type Applier, type CommitInfo, type Outcome } from '../../../src/exchange/sequencer.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
 /** Counts accepted deposits, deriving one flow row each; a withdraw is always short of balance. */
@@ -332,5 +332,83 @@ describe('Sequencer', () => {
   it('when options are out of range, then the sequencer is not built', () => {
     expect(() => sequencer({ maxBatch: 0 })).toThrow(RangeError);
     expect(() => sequencer({ maxBatchDelayMs: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('Sequencer.enqueue', () => {
+  let store: SqliteStore;
+  let applier: CounterApplier;
+
+  beforeEach(() => {
+    store = openSqliteStore({ path: ':memory:', synchronous: 'NORMAL' });
+    applier = new CounterApplier();
+  });
+  afterEach(() => {
+    store.close();
+  });
+
+  /** Settles `command` through enqueue; the outcome, once the batch is done. */
+  function enqueued(seq: Sequencer, command: Command, receivedAt?: number): Promise<Outcome> {
+    return new Promise((resolve) => seq.enqueue(command, resolve, receivedAt));
+  }
+
+  it('when a command is accepted, then settle hears its stamp and result; when refused, the BourseError', async () => {
+    const seq = new Sequencer({ store, applier, clock: () => 1000 });
+
+    const [accepted, refused] = await Promise.all([enqueued(seq, deposit('4')), enqueued(seq, withdraw)]);
+
+    expect(accepted).toEqual({ accepted: true, stamped: { seq: 1, ts: 1000, command: deposit('4') }, result: 1 });
+    expect(refused.accepted).toBe(false);
+    if (refused.accepted) return;
+    expect(refused.error).toBeInstanceOf(BourseError);
+    expect(refused.error.errorName).toBe('INSUFFICIENT_BALANCE');
+    expect([...store.readJournal(0)].map((s) => s.seq)).toEqual([1]);
+  });
+
+  it('when settle is called, then the batch is already committed', async () => {
+    const seq = new Sequencer({ store, applier, clock: () => 1000 });
+    let journaledAtSettle = -1;
+
+    await new Promise<void>((resolve) =>
+      seq.enqueue(deposit('1'), () => {
+        journaledAtSettle = store.lastSeq();
+        resolve();
+      }),
+    );
+
+    expect(journaledAtSettle).toBe(1);
+  });
+
+  it('when receivedAt is later than the clock, then it is the stamp', async () => {
+    const seq = new Sequencer({ store, applier, clock: () => 1000 });
+
+    const outcome = await enqueued(seq, deposit('1'), 1500);
+
+    expect(outcome.accepted && outcome.stamped.ts).toBe(1500);
+    expect(store.lastTs()).toBe(1500);
+  });
+
+  it('when receivedAt is before the last stamp, then the time stamp does not go back', async () => {
+    const seq = new Sequencer({ store, applier, clock: () => 1000 });
+    await enqueued(seq, deposit('1'), 1500);
+
+    const [earlier, clocked] = await Promise.all([enqueued(seq, deposit('2'), 1200), enqueued(seq, deposit('3'))]);
+
+    expect(earlier.accepted && earlier.stamped.ts).toBe(1500);
+    // The clock (1000) is behind too: a command without receivedAt keeps the stamp where it was.
+    expect(clocked.accepted && clocked.stamped.ts).toBe(1500);
+    expect([...store.readJournal(0)].map((s) => s.ts)).toEqual([1500, 1500, 1500]);
+  });
+
+  it('when closed, then enqueue settles at once with SERVICE_UNAVAILABLE', async () => {
+    const seq = new Sequencer({ store, applier, clock: () => 1000 });
+    await seq.close();
+    const outcomes: Outcome[] = [];
+
+    seq.enqueue(deposit('1'), (outcome) => outcomes.push(outcome));
+
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0].accepted === false && outcomes[0].error.code).toBe(-1016);
+    expect(store.lastSeq()).toBe(0);
   });
 });
