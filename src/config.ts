@@ -15,6 +15,8 @@ export interface Config {
   synchronous: 'NORMAL' | 'FULL';
   /** Snapshot after this many commands since the last one. */
   snapshotEveryCommands: number;
+  /** How long a request waits for the core's answer before it gets -1007 (area A §7). */
+  engineTimeoutMs: number;
   /** Where the core and the journal's writes run: a worker thread (default) or the HTTP thread. */
   coreThread: CoreThread;
 }
@@ -40,6 +42,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const snapshotEveryCommands = Number(env.BOURSE_SNAPSHOT_EVERY ?? '100000');
   if (!Number.isInteger(snapshotEveryCommands) || snapshotEveryCommands < 1) throw new ConfigError('BOURSE_SNAPSHOT_EVERY must be a positive integer');
+  const engineTimeoutMs = Number(env.BOURSE_ENGINE_TIMEOUT_MS ?? '10000');
+  if (!Number.isSafeInteger(engineTimeoutMs) || engineTimeoutMs < 1) throw new ConfigError('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
   const coreThread = env.BOURSE_CORE_THREAD ?? 'worker';
   if (coreThread !== 'worker' && coreThread !== 'inline') throw new ConfigError(`BOURSE_CORE_THREAD must be worker or inline, got ${coreThread}`);
   return {
@@ -53,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     synchronous,
     snapshotEveryCommands,
+    engineTimeoutMs,
     coreThread,
   };
 }

@@ -111,6 +111,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       logger,
       accepting: () => accepting,
       listenKeys,
+      engineTimeoutMs: config.engineTimeoutMs,
       upgradeRoutes: [marketStreams, userStreams],
     });
     await app.listen({ port: config.port, host: config.host });

@@ -26,6 +26,8 @@ export interface AppDeps {
   /** False while draining: new requests get -1016. */
   accepting: () => boolean;
   listenKeys: ListenKeys;
+  /** How long an area A request waits for the core before it is answered -1007. */
+  engineTimeoutMs: number;
   /** WebSocket families, in matching order (W2 before W1, area A §1.1). */
   upgradeRoutes: readonly UpgradeRoute[];
 }
@@ -72,7 +74,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   });
 
   const endpoints = areaAEndpoints(deps.limiter.config, deps.listenKeys);
-  registerSpotRoutes(app, endpoints, deps.exchange, auth);
+  registerSpotRoutes(app, endpoints, deps.exchange, auth, deps.engineTimeoutMs);
   const openApi = JSON.stringify(openApiDocument(endpoints));
   const docs = docsPage(endpoints);
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));

@@ -15,3 +15,17 @@ describe('loadConfig: BOURSE_CORE_THREAD', () => {
     expect(() => loadConfig({ BOURSE_CORE_THREAD: value })).toThrow(`BOURSE_CORE_THREAD must be worker or inline, got ${value}`);
   });
 });
+
+describe('loadConfig: BOURSE_ENGINE_TIMEOUT_MS', () => {
+  it('when it is not set, then requests wait 10 s for the core (area A §7, -1007)', () => {
+    expect(loadConfig({}).engineTimeoutMs).toBe(10_000);
+  });
+
+  it('when it is a positive integer, then that is the wait', () => {
+    expect(loadConfig({ BOURSE_ENGINE_TIMEOUT_MS: '250' }).engineTimeoutMs).toBe(250);
+  });
+
+  it.each(['0', '-5', '1.5', 'soon'])('when it is "%s", then the start is refused with a ConfigError', (value) => {
+    expect(() => loadConfig({ BOURSE_ENGINE_TIMEOUT_MS: value })).toThrow('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
+  });
+});

@@ -3,6 +3,7 @@ import type { Exchange } from '../../exchange/exchange.js';
 import { normalizePeerAddress } from '../auth/ip-whitelist.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { endpointPaths, JsonText, type Endpoint, type RequestContext } from '../endpoint.js';
+import { BourseError } from '../../core/errors.js';
 import { toBourseError } from '../http-errors.js';
 import { bodyKind, parseLenientParams, parseRawParams, readLong, type Params } from '../params.js';
 
@@ -32,8 +33,34 @@ export function sendError(reply: FastifyReply, error: unknown, headers: Record<s
   return sendJson(reply, failure.http, headers, failure.toBody());
 }
 
+/**
+ * The core's answer, or -1007 once `ms` have passed (area A §7: "engine silent 10 s"): the command
+ * may still be executed later, which is why the message says its status is unknown.
+ */
+function withinDeadline(answer: Promise<unknown>, ms: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new BourseError('TIMEOUT')), ms);
+    answer.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Registers every area A endpoint of the registry under all its paths and methods. */
-export function registerSpotRoutes(app: FastifyInstance, endpoints: readonly Endpoint[], exchange: Exchange, auth: Authenticator): void {
+export function registerSpotRoutes(
+  app: FastifyInstance,
+  endpoints: readonly Endpoint[],
+  exchange: Exchange,
+  auth: Authenticator,
+  engineTimeoutMs: number,
+): void {
   for (const endpoint of endpoints) {
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const headers: Record<string, string> = {};
@@ -62,7 +89,8 @@ export function registerSpotRoutes(app: FastifyInstance, endpoints: readonly End
         if (paramsError !== undefined) throw paramsError;
         if (endpoint.security !== 'NONE') readLong(params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
         const ctx: RequestContext = { params, exchange, key, ip, headers };
-        const result = await endpoint.handler(ctx);
+        const answer = endpoint.handler(ctx);
+        const result = answer instanceof Promise ? await withinDeadline(answer, engineTimeoutMs) : answer;
         headers['X-BH-USED-WEIGHT-1M'] ??= String(auth.limiter.usedWeight(`ip:${ip}`));
         return sendJson(reply, 200, headers, result);
       } catch (error) {
