@@ -6,6 +6,7 @@ import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
 import { Ledger, type PostingContext } from '../ledger/ledger.js';
 import { applyCatalogueCommand } from './catalogue-commands.js';
+import { ClientOrderIds } from './client-order-ids.js';
 import { applyFundsCommand, type Withdrawal } from './funds-commands.js';
 import type { LiveOrder } from './live-order.js';
 import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
@@ -42,7 +43,7 @@ export class ExchangeCore {
   /** Open order ids per account, in creation order. */
   readonly openOrdersByAccount = new Map<number, Set<number>>();
   /** Every client order id an account ever used (area A §4.7), → order id. */
-  readonly clientOrderIds = new Map<number, Map<string, number>>();
+  clientOrderIds = new ClientOrderIds();
   readonly apiKeys = new Map<string, ApiKeyRecord>();
   readonly withdrawals = new Map<number, Withdrawal>();
   /** Client ids of withdrawals per account (A23 idempotency), → withdrawal id. */
@@ -122,15 +123,6 @@ export class ExchangeCore {
     const account = this.ledger.accounts.get(accountId);
     if (account === undefined) throw new BourseError('NOT_FOUND', [`account ${accountId}`]);
     return account;
-  }
-
-  clientIdsOf(accountId: number): Map<string, number> {
-    let ids = this.clientOrderIds.get(accountId);
-    if (ids === undefined) {
-      ids = new Map();
-      this.clientOrderIds.set(accountId, ids);
-    }
-    return ids;
   }
 
   openOrderIdsOf(accountId: number): Set<number> {

@@ -52,9 +52,9 @@ export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: Post
   const account = core.account(cmd.accountId);
   if (spec.status !== 'TRADING') reject('SYMBOL_NOT_TRADING');
   const sized = sizeOrder(state, cmd);
-  // A lookup, not clientIdsOf: a refused order must not leave even an empty map behind (state hash).
-  const clientIds = core.clientOrderIds.get(account.accountId);
-  if (cmd.clientOrderId !== undefined && clientIds?.has(cmd.clientOrderId) === true) reject('DUPLICATE_CLIENT_ORDER_ID');
+  if (cmd.clientOrderId !== undefined && core.clientOrderIds.orderIdOf(account.accountId, cmd.clientOrderId) !== undefined) {
+    reject('DUPLICATE_CLIENT_ORDER_ID');
+  }
   if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= core.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
   if (account.openOrderCount >= core.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
   if (core.ledger.free(account, sized.lockAsset) < sized.lockAtoms) reject('INSUFFICIENT_BALANCE');
@@ -104,15 +104,6 @@ function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
 }
 
 /** `<orderId>`, or `<orderId>-<k>` with the smallest free k when a client took that string (§4.7). */
-function generateClientOrderId(clientIds: Map<string, number>, orderId: number): string {
-  const base = String(orderId);
-  if (!clientIds.has(base)) return base;
-  for (let k = 1; ; k++) {
-    const candidate = `${base}-${k}`;
-    if (!clientIds.has(candidate)) return candidate;
-  }
-}
-
 function execute(
   core: ExchangeCore,
   state: SymbolState,
@@ -126,9 +117,7 @@ function execute(
   const isMarket = cmd.orderType === 'MARKET';
   const timeInForce: TimeInForce = isMarket ? 'IOC' : cmd.orderType === 'LIMIT_MAKER' ? 'GTC' : cmd.timeInForce;
   const orderId = core.nextOrderId++;
-  const clientIds = core.clientIdsOf(account.accountId);
-  const clientOrderId = cmd.clientOrderId ?? generateClientOrderId(clientIds, orderId);
-  clientIds.set(clientOrderId, orderId);
+  const clientOrderId = core.clientOrderIds.assign(account.accountId, orderId, cmd.clientOrderId);
   const order: LiveOrder = {
     orderId,
     accountId: account.accountId,
@@ -381,7 +370,7 @@ export function resolveOrderId(
   clientOrderId: string | undefined,
 ): number | undefined {
   if (clientOrderId === undefined) return orderId;
-  const byClient = core.clientOrderIds.get(accountId)?.get(clientOrderId);
+  const byClient = core.clientOrderIds.orderIdOf(accountId, clientOrderId);
   if (orderId !== undefined && byClient !== orderId) return undefined;
   return byClient;
 }

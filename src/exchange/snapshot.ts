@@ -4,14 +4,18 @@ import { OrderBook } from '../engine/order-book.js';
 import { buildSymbolSpec, type SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
 import { ExchangeCore, type ApiKeyRecord } from './exchange-core.js';
+import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js';
 import type { LiveOrder } from './live-order.js';
 
 /**
  * The whole core state as canonical JSON: maps become arrays sorted by key, bigints decimal
  * strings, books their orders in priority order. Equal states give equal text, hence equal hashes.
  */
+/** 2: client order ids as `ClientOrderIdsImage` (1 listed every order's id; still read). */
+const IMAGE_VERSION = 2;
+
 interface CoreImage {
-  version: 1;
+  version: typeof IMAGE_VERSION;
   lastSeq: number;
   lastTs: number;
   counters: Record<string, number>;
@@ -69,7 +73,7 @@ interface CoreImage {
     time: number;
     updateTime: number;
   }[];
-  clientOrderIds: [number, [string, number][]][];
+  clientOrderIds: ClientOrderIdsImage;
   apiKeys: ApiKeyRecord[];
   withdrawals: { row: WithdrawalRow; amountAtoms: string; feeAtoms: string }[];
   withdrawalClientIds: [number, [string, number][]][];
@@ -92,7 +96,7 @@ function imageOf(core: ExchangeCore): CoreImage {
   const ledger = core.ledger;
   const sortedEntries = <V>(map: Map<string, V>): [string, V][] => [...map.entries()].sort(byKey);
   return {
-    version: 1,
+    version: IMAGE_VERSION,
     lastSeq: core.lastSeq,
     lastTs: core.lastTs,
     counters: {
@@ -155,9 +159,7 @@ function imageOf(core: ExchangeCore): CoreImage {
         cumQuoteAtoms: o.cumQuoteAtoms.toString(),
         lockedAtoms: o.lockedAtoms.toString(),
       })),
-    clientOrderIds: [...core.clientOrderIds.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([accountId, ids]) => [accountId, sortedEntries(ids)]),
+    clientOrderIds: core.clientOrderIds.image(core.nextOrderId),
     apiKeys: sortedEntries(core.apiKeys).map(([, k]) => ({ ...k, permissions: [...k.permissions], ipWhitelist: [...k.ipWhitelist] })),
     withdrawals: [...core.withdrawals.values()]
       .sort((a, b) => a.row.withdrawalId - b.row.withdrawalId)
@@ -185,10 +187,22 @@ export function stateHash(core: ExchangeCore): string {
   return hashState(serializeCore(core));
 }
 
+/** What a stored snapshot may hold: this version's image, or an older one still read. */
+type StoredImage = Omit<CoreImage, 'version' | 'clientOrderIds'> &
+  ({ version: 1; clientOrderIds: [number, [string, number][]][] } | { version: typeof IMAGE_VERSION; clientOrderIds: ClientOrderIdsImage });
+
 /** Rebuilds a core from `serializeCore` output. */
 export function restoreCore(stateJson: string): ExchangeCore {
-  const image = JSON.parse(stateJson) as CoreImage;
-  if (image.version !== 1) throw new Error(`unknown snapshot version ${String(image.version)}`);
+  return restoreSnapshot(stateJson).core;
+}
+
+/**
+ * Rebuilds a core from a snapshot's text, also from an older version's; `current` says whether
+ * that text is what `serializeCore` writes today (only then can the rebuilt state hash to it).
+ */
+export function restoreSnapshot(stateJson: string): { core: ExchangeCore; current: boolean } {
+  const image = JSON.parse(stateJson) as StoredImage;
+  if (image.version !== 1 && image.version !== IMAGE_VERSION) throw new Error(`unknown snapshot version ${String((image as { version: unknown }).version)}`);
   const core = new ExchangeCore();
   const ledger = core.ledger;
   ledger.users.clear();
@@ -278,12 +292,12 @@ export function restoreCore(stateJson: string): ExchangeCore {
     book.version = s.bookVersion;
     core.symbols.set(s.symbol, { spec, book });
   }
-  for (const [accountId, ids] of image.clientOrderIds) core.clientOrderIds.set(accountId, new Map(ids));
+  core.clientOrderIds = image.version === 1 ? ClientOrderIds.fromEntries(image.clientOrderIds) : ClientOrderIds.fromImage(image.clientOrderIds);
   for (const k of image.apiKeys) core.apiKeys.set(k.apiKey, { ...k, permissions: [...k.permissions] as Permission[] });
   for (const w of image.withdrawals) {
     core.withdrawals.set(w.row.withdrawalId, { row: { ...w.row }, amountAtoms: BigInt(w.amountAtoms), feeAtoms: BigInt(w.feeAtoms) });
   }
   for (const [accountId, ids] of image.withdrawalClientIds) core.withdrawalClientIds.set(accountId, new Map(ids));
   for (const [accountId, ids] of image.transferClientIds) core.transferClientIds.set(accountId, new Map(ids));
-  return core;
+  return { core, current: image.version === IMAGE_VERSION };
 }

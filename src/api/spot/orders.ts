@@ -97,7 +97,7 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
   const history = ctx.exchange.history;
   const accountId = requireKey(ctx).accountId;
   const byId = orderId === undefined ? undefined : history.getOrder(accountId, orderId);
-  const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.clientOrderIds.get(accountId)?.get(clientOrderId);
+  const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.clientOrderIds.orderIdOf(accountId, clientOrderId);
   const byClient = orderIdOfClientId === undefined ? undefined : history.getOrder(accountId, orderIdOfClientId);
   const found = orderId !== undefined ? byId : byClient;
   if (found === undefined || (orderId !== undefined && clientOrderId !== undefined && byClient?.orderId !== found.orderId)) {

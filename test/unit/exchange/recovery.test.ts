@@ -70,6 +70,38 @@ describe('recover (DESIGN.md §1 rule 4)', () => {
     expect(stateHash(recovered.core)).toBe(stateHash(h.core));
   });
 
+  it('when the snapshot is of version 1, which listed every client order id, then recovery reads it and reaches the same state', () => {
+    const h = createCoreHarness();
+    const seller = h.funded({ BTC: '2' });
+    const buyer = h.funded({ USDT: '100000' });
+    h.place(limit(seller, 'BTCUSDT', 'SELL', '30000', '1', { clientOrderId: 'ask-1' }));
+    // The buyer takes the number the next order will have, which then gets "3-1".
+    h.place(limit(buyer, 'BTCUSDT', 'BUY', '30000', '0.25', { clientOrderId: '3' }));
+    h.place(limit(buyer, 'BTCUSDT', 'BUY', '29000', '0.25'));
+    h.place(limit(buyer, 'BTCUSDT', 'BUY', '29000', '0.25'));
+    journal(store, h.accepted);
+    const ids = new Map<number, Map<string, number>>();
+    for (const row of h.rows.orders) {
+      const own = ids.get(row.accountId) ?? new Map<string, number>();
+      own.set(row.clientOrderId, row.orderId);
+      ids.set(row.accountId, own);
+    }
+    expect([...(ids.get(buyer) ?? [])]).toEqual([['3', 2], ['3-1', 3], ['4', 4]]);
+    const v1 = JSON.stringify({
+      ...(JSON.parse(serializeCore(h.core)) as object),
+      version: 1,
+      clientOrderIds: [...ids].sort((a, b) => a[0] - b[0]).map(([accountId, own]) => [accountId, [...own].sort()]),
+    });
+    store.saveSnapshot({ seq: h.core.lastSeq, hash: hashState(v1), state: v1 });
+    h.place(limit(buyer, 'BTCUSDT', 'BUY', '28000', '0.1'));
+    journal(store, h.accepted.slice(-1));
+
+    const recovered = recover(store);
+    expect({ snapshotSeq: recovered.snapshotSeq, replayed: recovered.replayed }).toEqual({ snapshotSeq: h.core.lastSeq - 1, replayed: 1 });
+    expect(stateHash(recovered.core)).toBe(stateHash(h.core));
+    expect(['ask-1', '3', '3-1', '4', '5'].map((id) => recovered.core.clientOrderIds.orderIdOf(id === 'ask-1' ? seller : buyer, id))).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('when the snapshot text is changed, then recovery refuses it as corrupt', () => {
     const { snapshot } = journaledStory(store);
     const edited = snapshot.state.replace('"lastSeq":', '"lastSeq": ');
