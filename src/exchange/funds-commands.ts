@@ -2,7 +2,7 @@ import { formatUnits, parseDecimal } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
 import type { DepositCommand, SettleWithdrawalCommand, TransferCommand, WithdrawCommand, WithdrawalRow } from '../core/types.js';
 import type { AssetSpec } from '../ledger/asset.js';
-import { touch, type PostingContext } from '../ledger/ledger.js';
+import type { PostingContext } from '../ledger/ledger.js';
 import { positiveAtoms } from './amounts.js';
 import type { ExchangeCore } from './exchange-core.js';
 
@@ -82,8 +82,7 @@ function withdraw(core: ExchangeCore, cmd: WithdrawCommand, ctx: PostingContext)
   if (amountAtoms < asset.minWithdrawAtoms) reject('INVALID_PARAM_VALUE', ['withdrawQuantity']);
   const feeAtoms = asset.withdrawFeeAtoms;
   if (core.ledger.free(account, asset.asset) < amountAtoms + feeAtoms) reject('INSUFFICIENT_BALANCE');
-  core.ledger.lock(account, asset.asset, amountAtoms + feeAtoms);
-  touch(ctx, account.accountId, asset.asset);
+  core.ledger.lock(ctx, account, asset.asset, amountAtoms + feeAtoms);
   const withdrawalId = core.nextWithdrawalId++;
   const row: WithdrawalRow = {
     withdrawalId,
@@ -128,8 +127,7 @@ function settleWithdrawal(core: ExchangeCore, cmd: SettleWithdrawalCommand, ctx:
     withdrawal.row.status = WITHDRAWAL_SENT;
     withdrawal.row.txId = cmd.txId;
   } else {
-    ledger.unlock(account, asset, withdrawal.amountAtoms + withdrawal.feeAtoms);
-    touch(ctx, account.accountId, asset);
+    ledger.unlock(ctx, account, asset, withdrawal.amountAtoms + withdrawal.feeAtoms);
     withdrawal.row.status = WITHDRAWAL_REJECTED;
   }
   withdrawal.row.updateTime = ctx.ts;

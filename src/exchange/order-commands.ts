@@ -4,7 +4,7 @@ import type { CancelOrderCommand, CancelOrdersCommand, FillFacts, OrderRow, Plac
 import type { Fill, StopReason, Taker } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
-import { touch, type PostingContext } from '../ledger/ledger.js';
+import type { PostingContext } from '../ledger/ledger.js';
 import type { ExchangeCore, SymbolState } from './exchange-core.js';
 import { toOrderRow, type LiveOrder } from './live-order.js';
 
@@ -136,9 +136,7 @@ function execute(
     time: ctx.ts,
     updateTime: ctx.ts,
   };
-  core.ledger.lock(account, sized.lockAsset, sized.lockAtoms);
-  // free → locked writes no flow row, but it is still a balance change the account must hear of.
-  touch(ctx, account.accountId, sized.lockAsset);
+  core.ledger.lock(ctx, account, sized.lockAsset, sized.lockAtoms);
   // W1: acceptance is always reported first, as NEW, even when the order then fills.
   if (ctx.recordRows) pushOrderEvent(ctx, order, toOrderRow(order, spec));
 
@@ -175,7 +173,7 @@ function execute(
   } else {
     const filled = isMarket && isBuy ? stop === 'complete' && order.executedLots > 0 : order.executedLots === order.origLots;
     order.status = filled ? 'FILLED' : 'CANCELED';
-    core.ledger.unlock(account, sized.lockAsset, order.lockedAtoms);
+    core.ledger.unlock(ctx, account, sized.lockAsset, order.lockedAtoms);
     order.lockedAtoms = 0n;
   }
   const row = toOrderRow(order, spec);
@@ -210,7 +208,7 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
   if (takerIsBuyer && taker.type !== 'MARKET' && fill.priceTicks < taker.priceTicks) {
     // A buy filled below its limit frees the difference at once (§4.8).
     const improvement = BigInt(fill.lots) * BigInt(taker.priceTicks - fill.priceTicks) * spec.quoteAtomsPerTickLot;
-    ledger.unlock(buyer, spec.quoteAsset, improvement);
+    ledger.unlock(ctx, buyer, spec.quoteAsset, improvement);
     buyerOrder.lockedAtoms -= improvement;
   }
   ledger.post(ctx, buyer, spec.baseAsset, -buyerFee, 'FEE');
@@ -326,8 +324,7 @@ function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): 
   if (state.book.cancel(order.orderId) === undefined) throw new Error(`open order ${order.orderId} is not in its book`);
   const account = core.ledger.account(order.accountId);
   const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
-  core.ledger.unlock(account, lockAsset, order.lockedAtoms);
-  touch(ctx, account.accountId, lockAsset);
+  core.ledger.unlock(ctx, account, lockAsset, order.lockedAtoms);
   order.lockedAtoms = 0n;
   order.status = 'CANCELED';
   order.updateTime = ctx.ts;

@@ -112,21 +112,28 @@ export class Ledger {
     return account.balances.get(asset)?.free ?? 0n;
   }
 
-  /** Moves free → locked; the caller checked the free balance. */
-  lock(account: Account, asset: string, atoms: bigint): void {
+  /**
+   * Moves free → locked; the caller checked the free balance. No flow row (the total stays), but a
+   * balance change all the same: the account's update time and its stream hear of it.
+   */
+  lock(ctx: PostingContext, account: Account, asset: string, atoms: bigint): void {
     const balance = this.balance(account, asset);
     if (atoms < 0n || balance.free < atoms) throw new BourseError('INSUFFICIENT_BALANCE');
     balance.free -= atoms;
     balance.locked += atoms;
+    account.updateTime = ctx.ts;
+    touch(ctx, account.accountId, asset);
   }
 
-  /** Moves locked → free. */
-  unlock(account: Account, asset: string, atoms: bigint): void {
+  /** Moves locked → free; as `lock`, a balance change without a flow row. */
+  unlock(ctx: PostingContext, account: Account, asset: string, atoms: bigint): void {
     if (atoms === 0n) return;
     const balance = this.balance(account, asset);
     if (atoms < 0n || balance.locked < atoms) throw new Error(`unlock ${atoms} > locked ${balance.locked} of ${asset}`);
     balance.locked -= atoms;
     balance.free += atoms;
+    account.updateTime = ctx.ts;
+    touch(ctx, account.accountId, asset);
   }
 
   /**

@@ -51,7 +51,7 @@ describe('Ledger.post', () => {
     const account = ledger.account(ledger.createUser('a', 'user').accountIds[0]);
     const ctx = context();
     ledger.post(ctx, account, 'BTC', 150_000_000n, 'DEPOSIT');
-    ledger.lock(account, 'BTC', 50_000_000n);
+    ledger.lock(ctx, account, 'BTC', 50_000_000n);
     ledger.post(ctx, account, 'BTC', -12_345_678n, 'TRANSFER');
     expect(ctx.rows.flows).toEqual([
       { flowId: 1, accountId: 2, asset: 'BTC', flowType: 4, change: '1.5', total: '1.5', created: 1_700_000_000_123, seq: 7 },
@@ -67,7 +67,7 @@ describe('Ledger.post', () => {
     const account = ledger.account(ledger.createUser('a', 'user').accountIds[0]);
     const ctx = context();
     ledger.post(ctx, account, 'BTC', 100n, 'DEPOSIT');
-    ledger.lock(account, 'BTC', 60n);
+    ledger.lock(ctx, account, 'BTC', 60n);
     ledger.post(ctx, account, 'BTC', -60n, 'WITHDRAW', true);
     expect(account.balances.get('BTC')).toEqual({ free: 40n, locked: 0n });
     expect(ctx.rows.flows[1]).toMatchObject({ flowType: 33, change: '-0.0000006', total: '0.0000004' });
@@ -102,7 +102,7 @@ describe('Ledger.lock and unlock', () => {
     ledger.post(context(), account, 'BTC', 10n, 'DEPOSIT');
     let error: unknown;
     try {
-      ledger.lock(account, 'BTC', 11n);
+      ledger.lock(context(), account, 'BTC', 11n);
     } catch (e) {
       error = e;
     }
@@ -116,11 +116,27 @@ describe('Ledger.lock and unlock', () => {
     const account = ledger.account(ledger.createUser('a', 'user').accountIds[0]);
     const ctx = context();
     ledger.post(ctx, account, 'BTC', 10n, 'DEPOSIT');
-    ledger.lock(account, 'BTC', 7n);
-    ledger.unlock(account, 'BTC', 3n);
+    ledger.lock(ctx, account, 'BTC', 7n);
+    ledger.unlock(ctx, account, 'BTC', 3n);
     expect(account.balances.get('BTC')).toEqual({ free: 6n, locked: 4n });
     expect(ctx.rows.flows.length).toBe(1);
-    expect(() => ledger.unlock(account, 'BTC', 5n)).toThrow('unlock 5 > locked 4 of BTC');
+    expect(() => ledger.unlock(ctx, account, 'BTC', 5n)).toThrow('unlock 5 > locked 4 of BTC');
+  });
+
+  it('when only locked or unlocked, then the account update time moves and its stream is told, though no row is written', () => {
+    const ledger = ledgerWithBtc();
+    const account = ledger.account(ledger.createUser('a', 'user').accountIds[0]);
+    ledger.post(context(1, 1_000), account, 'BTC', 10n, 'DEPOSIT');
+    const locking = context(2, 2_000);
+    ledger.lock(locking, account, 'BTC', 7n);
+    expect([account.updateTime, [...locking.touched], locking.rows.flows.length]).toEqual([2_000, [[2, new Set(['BTC'])]], 0]);
+    const unlocking = context(3, 3_000);
+    ledger.unlock(unlocking, account, 'BTC', 7n);
+    expect([account.updateTime, [...unlocking.touched], unlocking.rows.flows.length]).toEqual([3_000, [[2, new Set(['BTC'])]], 0]);
+    // Nothing moved: nothing to tell.
+    const idle = context(4, 4_000);
+    ledger.unlock(idle, account, 'BTC', 0n);
+    expect([account.updateTime, idle.touched.size]).toEqual([3_000, 0]);
   });
 });
 
@@ -159,7 +175,7 @@ describe('Ledger.verifyTotals', () => {
     ledger.totals.set('BTC', { deposits: 500n, withdrawals: 0n });
     ledger.post(ctx, a, 'BTC', -200n, 'TRANSFER');
     ledger.post(ctx, b, 'BTC', 200n, 'TRANSFER');
-    ledger.lock(b, 'BTC', 50n);
+    ledger.lock(ctx, b, 'BTC', 50n);
     expect(ledger.verifyTotals()).toEqual([{ asset: 'BTC', total: 500n, deposits: 500n, withdrawals: 0n }]);
   });
 
