@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PERMISSIONS } from '../core/types.js';
+import { PERMISSIONS, type Command } from '../core/types.js';
 import type { ApiKeyRecord } from '../exchange/exchange-core.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { generateApiCredential } from '../api/auth/keys.js';
@@ -23,38 +23,40 @@ export interface DemoCredentials {
   merchantSecretKey: string;
 }
 
-/** Demo catalogue, a funded demo user, a demo merchant and the demo market maker, each with a key (operator.md). */
+/**
+ * Demo catalogue, a funded demo user, a demo merchant and the demo market maker, each with a key
+ * (operator.md). Every command is submitted in one event-loop turn, so they form one batch and one
+ * journal transaction: a crash while seeding leaves all of it or none, never half a demo.
+ */
 export async function seedDemo(exchange: Exchange, secretBox: SecretBox): Promise<void> {
-  for (const command of DEMO_ASSETS) await exchange.submit(command);
-  for (const command of DEMO_SYMBOLS) await exchange.submit(command);
-  await createFundedUser(exchange, secretBox, DEMO_USER_EMAIL, 'user', DEMO_KEY_LABEL, DEMO_BALANCES);
-  await createFundedUser(exchange, secretBox, DEMO_MERCHANT_EMAIL, 'merchant', DEMO_KEY_LABEL, DEMO_BALANCES);
+  const ledger = exchange.core.ledger;
+  // Seeding runs alone on an empty journal: the ids the core will give are its next counters.
+  let nextUserId = ledger.nextUserId;
+  let nextAccountId = ledger.nextAccountId;
+  const commands: Command[] = [...DEMO_ASSETS, ...DEMO_SYMBOLS];
+  const fundedUser = (email: string, userType: 'user' | 'merchant', label: string, balances: readonly [string, string][]): void => {
+    const userId = nextUserId++;
+    const accountId = nextAccountId++;
+    commands.push(
+      { type: 'createUser', email, userType },
+      {
+        type: 'createApiKey',
+        userId,
+        accountIndex: 0,
+        apiKey: generateApiCredential(),
+        secretSealed: secretBox.seal(generateApiCredential()),
+        permissions: [...PERMISSIONS],
+        ipWhitelist: [],
+        label,
+      },
+      ...balances.map(([asset, amount]): Command => ({ type: 'deposit', accountId, asset, amount, txId: randomBytes(32).toString('hex') })),
+    );
+  };
+  fundedUser(DEMO_USER_EMAIL, 'user', DEMO_KEY_LABEL, DEMO_BALANCES);
+  fundedUser(DEMO_MERCHANT_EMAIL, 'merchant', DEMO_KEY_LABEL, DEMO_BALANCES);
   // Created last, so the demo user's and merchant's ids stay what they were before it existed.
-  await createFundedUser(exchange, secretBox, DEMO_MARKET_MAKER_EMAIL, 'user', MARKET_MAKER_KEY_LABEL, DEMO_MARKET_MAKER_BALANCES);
-}
-
-async function createFundedUser(
-  exchange: Exchange,
-  secretBox: SecretBox,
-  email: string,
-  userType: 'user' | 'merchant',
-  label: string,
-  balances: readonly [string, string][],
-): Promise<void> {
-  const { userId, accountId } = await exchange.submit<{ userId: number; accountId: number }>({ type: 'createUser', email, userType });
-  await exchange.submit({
-    type: 'createApiKey',
-    userId,
-    accountIndex: 0,
-    apiKey: generateApiCredential(),
-    secretSealed: secretBox.seal(generateApiCredential()),
-    permissions: [...PERMISSIONS],
-    ipWhitelist: [],
-    label,
-  });
-  for (const [asset, amount] of balances) {
-    await exchange.submit({ type: 'deposit', accountId, asset, amount, txId: randomBytes(32).toString('hex') });
-  }
+  fundedUser(DEMO_MARKET_MAKER_EMAIL, 'user', MARKET_MAKER_KEY_LABEL, DEMO_MARKET_MAKER_BALANCES);
+  await Promise.all(commands.map((command) => exchange.submit(command)));
 }
 
 function activeKey(exchange: Exchange, email: string, label: string): ApiKeyRecord | undefined {
