@@ -20,6 +20,7 @@ import type { CommitInfo } from '../../../src/exchange/sequencer.js';
 import { stateHash } from '../../../src/exchange/snapshot.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { demoCatalogue, limit } from '../../support/core-harness.js';
+import { codeOf } from '../../support/rejections.js';
 
 // Every worker the code under test spawns, so that a test can tell whether one is still running
 // (a worker's threadId turns -1 once it has exited); nothing else about Worker changes.
@@ -94,15 +95,11 @@ function track(promise: Promise<unknown>): Tracked {
   return tracked;
 }
 
-/** The registry code a rejected promise carries. */
-async function codeOf(promise: Promise<unknown>): Promise<number> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BourseError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
+/** Only the replica will believe the buyer is broke; the worker still sees the USDT it holds. */
+function starveInReplica(host: CoreHost, buyer: number): void {
+  const balance = host.core.ledger.account(buyer).balances.get('USDT');
+  if (balance === undefined) throw new Error('the buyer holds no USDT');
+  balance.free = 0n;
 }
 
 /** A refusal as a client sees it. */
@@ -423,9 +420,7 @@ describe('startWorkerCore', () => {
     it('then a replica that differs from the writer makes the report not ok', async () => {
       const host = await worker(new Recorder());
       const { buyer } = await setUp(host);
-      const balance = host.core.ledger.account(buyer).balances.get('USDT');
-      if (balance === undefined) throw new Error('the buyer holds no USDT');
-      balance.free = 0n;
+      starveInReplica(host, buyer);
 
       const report = await host.verify({ replay: true });
 
@@ -443,10 +438,7 @@ describe('startWorkerCore', () => {
       const host = await worker(recorder);
       const workerThread = spawned[spawned.length - 1];
       const { buyer } = await setUp(host);
-      // Only the replica believes the buyer is broke; the worker still sees 100000 USDT.
-      const balance = host.core.ledger.account(buyer).balances.get('USDT');
-      if (balance === undefined) throw new Error('the buyer holds no USDT');
-      balance.free = 0n;
+      starveInReplica(host, buyer);
       const seqBefore = host.core.lastSeq;
       now = T0 + 3_000;
 
@@ -474,9 +466,7 @@ describe('startWorkerCore', () => {
       const host = await worker(recorder);
       const workerThread = spawned[spawned.length - 1];
       const { buyer } = await setUp(host);
-      const balance = host.core.ledger.account(buyer).balances.get('USDT');
-      if (balance === undefined) throw new Error('the buyer holds no USDT');
-      balance.free = 0n;
+      starveInReplica(host, buyer);
       now = T0 + 3_000;
       const order = host.submit(limit(buyer, 'BTCUSDT', 'BUY', '30000', '1'));
       order.catch(() => undefined);
@@ -491,9 +481,7 @@ describe('startWorkerCore', () => {
       const recorder = new Recorder();
       const host = await worker(recorder);
       const { buyer, seller } = await setUp(host);
-      const balance = host.core.ledger.account(buyer).balances.get('USDT');
-      if (balance === undefined) throw new Error('the buyer holds no USDT');
-      balance.free = 0n;
+      starveInReplica(host, buyer);
       now = T0 + 3_000;
 
       // One turn, one batch: one applied on the replica before the divergence, one after it.

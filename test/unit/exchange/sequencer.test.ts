@@ -3,6 +3,7 @@ import { BourseError } from '../../../src/core/errors.js';
 import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand } from '../../../src/core/types.js';
 import { Sequencer, type Applier, type CommitInfo, type Outcome } from '../../../src/exchange/sequencer.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { codeOf } from '../../support/rejections.js';
 
 /** Counts accepted deposits, deriving one flow row each; a withdraw is always short of balance. */
 class CounterApplier implements Applier {
@@ -42,16 +43,6 @@ const withdraw: Command = {
   clientOrderId: 'w-1',
 };
 
-/** The error code a rejected promise carries. */
-async function codeOf(promise: Promise<unknown>): Promise<number> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BourseError) return error.code;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
