@@ -6,8 +6,8 @@
  *   POST order    signed LIMIT orders on BTCUSDT (bench/http-orders.ts), each acknowledged only
  *                 once journaled: "ok/s" counts 200s, i.e. durable orders per second
  *   GET depth     `/openapi/quote/v1/depth` at the default limit (100) on a book of 100 levels a side
- * the last two against each placement of the core (BOURSE_CORE_THREAD): `worker`, the default, where
- * the core and the journal run in a worker thread, and `inline`, where they share the HTTP thread.
+ * the last two against each placement of the core (BOURSE_CORE_THREAD): `inline`, the default, where
+ * the core and the journal share the HTTP thread, and `worker`, where they run in a worker thread.
  * Each Bourse runs from a fresh temporary BOURSE_DATA with the demo data (BOURSE_DEMO=1, no market
  * maker), LOG_LEVEL=warn and its rate limits raised through the operator API.
  *
@@ -55,7 +55,7 @@ interface Settings {
   profileDir: string | undefined;
 }
 
-const CORE_THREADS = ['worker', 'inline'] as const;
+const CORE_THREADS = ['inline', 'worker'] as const;
 type CoreThread = (typeof CORE_THREADS)[number];
 
 interface BourseUnderTest {
@@ -351,7 +351,7 @@ export async function main(): Promise<HttpBenchResult> {
   );
   console.log(
     '  ok/s: 200 answers per second; latencies of the 200s; server, bench: CPU used, in cores (http: the server\'s main thread); µs/ok: server CPU per 200 answer; ÷hello: ok/s over hello world’s; ' +
-      'worker/inline: the core and journal in a worker thread (default) or on the HTTP thread',
+      'inline/worker: the core and journal on the HTTP thread (default) or in a worker thread',
   );
   let hello: ChildServer | undefined;
   const bourses: BourseUnderTest[] = [];
@@ -369,7 +369,7 @@ export async function main(): Promise<HttpBenchResult> {
       for (const note of run.notes) console.log(`  ${note}`);
     }
     for (const bourse of result.bourses) for (const line of targetLines(result.hello, bourse)) console.log(line);
-    const [worker, inline] = result.bourses;
+    const [inline, worker] = result.bourses;
     console.log(
       `worker over inline: orders ×${(worker.orders.okPerSecond / inline.orders.okPerSecond).toFixed(2)}, ` +
         `depth ×${(worker.depth.okPerSecond / inline.depth.okPerSecond).toFixed(2)}`,

@@ -17,7 +17,7 @@ export interface Config {
   snapshotEveryCommands: number;
   /** How long a request waits for the core's answer before it gets -1007 (area A §7). */
   engineTimeoutMs: number;
-  /** Where the core and the journal's writes run: a worker thread (default) or the HTTP thread. */
+  /** Where the core and the journal's writes run: the HTTP thread (default) or a worker thread. */
   coreThread: CoreThread;
 }
 
@@ -44,8 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(snapshotEveryCommands) || snapshotEveryCommands < 1) throw new ConfigError('BOURSE_SNAPSHOT_EVERY must be a positive integer');
   const engineTimeoutMs = Number(env.BOURSE_ENGINE_TIMEOUT_MS ?? '10000');
   if (!Number.isSafeInteger(engineTimeoutMs) || engineTimeoutMs < 1) throw new ConfigError('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
-  const coreThread = env.BOURSE_CORE_THREAD ?? 'worker';
-  if (coreThread !== 'worker' && coreThread !== 'inline') throw new ConfigError(`BOURSE_CORE_THREAD must be worker or inline, got ${coreThread}`);
+  const coreThread = env.BOURSE_CORE_THREAD ?? 'inline';
+  if (coreThread !== 'inline' && coreThread !== 'worker') throw new ConfigError(`BOURSE_CORE_THREAD must be inline or worker, got ${coreThread}`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Str } from 'ccxt';
 import { BourseCoinsph } from '../support/ccxt.js';
 import { SpotClient, type HttpAnswer } from '../support/clients.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
 
 interface OrderRecord {
   orderId: string;
@@ -96,7 +96,7 @@ function num(decimal: string): number {
   return Number(decimal);
 }
 
-describe('ccxt coinsph with its key header renamed to X-BH-APIKEY', () => {
+describe.each(CORE_THREADS)('ccxt coinsph with its key header renamed to X-BH-APIKEY (core thread %s)', (coreThread) => {
   let t: TestServer;
   let ex: BourseCoinsph;
   let user: SpotClient;
@@ -109,7 +109,7 @@ describe('ccxt coinsph with its key header renamed to X-BH-APIKEY', () => {
     ok<{ balances: Balance[] }>(await client.signed('GET', '/openapi/v1/account')).balances;
 
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await startTestServer({ BOURSE_CORE_THREAD: coreThread });
     user = new SpotClient(t.url, t.demo.apiKey, t.demo.secretKey);
     merchant = new SpotClient(t.url, t.demo.merchantApiKey, t.demo.merchantSecretKey);
     ex = new BourseCoinsph(t.url, t.demo.apiKey, t.demo.secretKey, 'X-BH-APIKEY');

@@ -14,12 +14,16 @@ const SEED = 20_260_601;
 const ROUNDS = 5;
 const LOOPS = 16;
 const KILL_AFTER_MS = { min: 150, max: 900 };
-/** Snapshots every 50 commands in some lives (so kills land between snapshots and recovery loads them), the default in others. */
+/**
+ * Snapshots every 50 commands in some lives (so kills land between snapshots and recovery loads
+ * them), the default in others; the core inline in some, in its worker thread in others, so each
+ * placement is killed and each recovers what the other journaled.
+ */
 const LIVES: readonly Record<string, string>[] = [
-  { BOURSE_SNAPSHOT_EVERY: '50' },
-  {},
-  { BOURSE_SNAPSHOT_EVERY: '50', BOURSE_SYNCHRONOUS: 'FULL' },
-  { BOURSE_SYNCHRONOUS: 'FULL' },
+  { BOURSE_SNAPSHOT_EVERY: '50', BOURSE_CORE_THREAD: 'worker' },
+  { BOURSE_CORE_THREAD: 'inline' },
+  { BOURSE_SNAPSHOT_EVERY: '50', BOURSE_SYNCHRONOUS: 'FULL', BOURSE_CORE_THREAD: 'inline' },
+  { BOURSE_SYNCHRONOUS: 'FULL', BOURSE_CORE_THREAD: 'worker' },
 ];
 /** Rounds after which the recovered server is also stopped cleanly and started again. */
 const CLEAN_RESTART_ROUNDS = new Set([2, 4, 5]);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok, refused } from '../support/answers.js';
 import { request, type SpotClient } from '../support/clients.js';
 import { Operator, type Member } from '../support/fixtures.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
 import { refusedHandshake, WsProbe } from '../support/ws-client.js';
 
 const STREAM = '/openapi/v1/userDataStream';
@@ -20,7 +20,7 @@ interface OrderReply {
 /** The non-fill fields of an executionReport, as the spec shows them for an order not (yet) filled. */
 const NOT_A_FILL = { M: '0', l: '0', L: '0', n: '0', N: '', u: true, m: false };
 
-describe('W1 user data stream over a real server', () => {
+describe.each(CORE_THREADS)('W1 user data stream over a real server (core thread %s)', (coreThread) => {
   let t: TestServer;
   let op: Operator;
   const sockets: WsProbe[] = [];
@@ -38,7 +38,7 @@ describe('W1 user data stream over a real server', () => {
     ok<OrderReply>(await member.client.signed('POST', ORDER, params));
 
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await startTestServer({ BOURSE_CORE_THREAD: coreThread });
     op = new Operator(t);
     await op.listUsdtMarket({ asset: 'WSX', precision: 8, chains: ['WSX'] });
   });

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
 
+/** Both placements of the core (BOURSE_CORE_THREAD), for suites that must hold for each. */
+export const CORE_THREADS = ['inline', 'worker'] as const;
+
 export interface TestServer {
   server: RunningServer;
   url: string;

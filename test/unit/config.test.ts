@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig: BOURSE_CORE_THREAD', () => {
-  it('when it is not set, then the core runs in a worker thread', () => {
-    expect(loadConfig({}).coreThread).toBe('worker');
+  it('when it is not set, then the core runs on the HTTP thread', () => {
+    expect(loadConfig({}).coreThread).toBe('inline');
   });
 
   it.each(['worker', 'inline'] as const)('when it is %s, then that is the placement', (value) => {
@@ -12,7 +12,7 @@ describe('loadConfig: BOURSE_CORE_THREAD', () => {
 
   it.each(['', 'Worker', 'thread', 'INLINE'])('when it is "%s", then the start is refused with a ConfigError', (value) => {
     expect(() => loadConfig({ BOURSE_CORE_THREAD: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ BOURSE_CORE_THREAD: value })).toThrow(`BOURSE_CORE_THREAD must be worker or inline, got ${value}`);
+    expect(() => loadConfig({ BOURSE_CORE_THREAD: value })).toThrow(`BOURSE_CORE_THREAD must be inline or worker, got ${value}`);
   });
 });
 

@@ -23,7 +23,7 @@ describe('operator verify', () => {
 
   beforeAll(async () => {
     // The last test breaks the ledger by tampering with the core's memory, which only an inline core
-    // shares with the test; everything else here holds for both (test/e2e/core-thread.test.ts).
+    // shares with the test (for the worker's verify, see test/unit/exchange/core-thread.test.ts).
     t = await startTestServer({ BOURSE_CORE_THREAD: 'inline' });
     op = new Operator(t);
     await op.ok('POST', '/assets', { asset: 'VRF', precision: 6, chains: ['VRF'], withdrawFee: '0.25', minWithdraw: '1' });
