@@ -6,6 +6,7 @@ import { findLostAcknowledgements, verifyWithReplay } from '../support/ack-check
 import { AckLog } from '../support/ack-log.js';
 import { startChildServer, type ChildServer } from '../support/child-server.js';
 import { startOrderLoad } from '../support/order-load.js';
+import { CORE_THREADS } from '../support/server.js';
 import { createFundedTrader, demoTrader, liftRateLimits } from '../support/trading-setup.js';
 
 const SEED = 20_260_602;
@@ -13,7 +14,7 @@ const LOOPS = 12;
 /** SIGTERM goes out once this many commands are answered, with every loop still sending. */
 const ACKNOWLEDGED_BEFORE_SIGTERM = 200;
 
-describe('SIGTERM under concurrent order load', () => {
+describe.each(CORE_THREADS)('SIGTERM under concurrent order load (core thread %s)', (coreThread) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bourse-drain-'));
   let child: ChildServer | undefined;
 
@@ -24,7 +25,7 @@ describe('SIGTERM under concurrent order load', () => {
 
   it('when SIGTERM arrives with requests in flight, then each is answered or cut off, the process exits 0 and a restart replays nothing and loses nothing', async () => {
     const log = new AckLog();
-    const first = await startChildServer({ dataDir });
+    const first = await startChildServer({ dataDir, env: { BOURSE_CORE_THREAD: coreThread } });
     child = first;
     await liftRateLimits(first.url, first.adminToken);
     const traders = [
@@ -52,7 +53,7 @@ describe('SIGTERM under concurrent order load', () => {
     expect([...outcome.errorAnswers.keys()].filter((key) => key.startsWith('5') && key !== '503 -1016')).toEqual([]);
     expect(outcome.acknowledged).toBeGreaterThanOrEqual(ACKNOWLEDGED_BEFORE_SIGTERM);
 
-    const second = await startChildServer({ dataDir });
+    const second = await startChildServer({ dataDir, env: { BOURSE_CORE_THREAD: coreThread } });
     child = second;
     await liftRateLimits(second.url, second.adminToken);
     const recovered = second.logLine('state recovered');
