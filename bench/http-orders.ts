@@ -1,11 +1,11 @@
 /**
- * Signed order traffic for bench/http.ts. Two funded demo accounts take turns in a fixed cycle,
- * demo BUY, merchant SELL, merchant BUY, demo SELL, each 0.0001 BTC on BTCUSDT. Every BUY is priced
- * above every SELL (60000.00..60000.03 against 59999.96..59999.99), so an order crosses whatever
- * rests on the other side: about half the orders rest and the next one of the other account fills
- * them, the book near the mid stays a handful of orders deep and both accounts' balances only drift
- * by fees. When concurrency puts an account's order against its own resting one, self-trade
- * prevention (area A §4.5) cancels the incoming order: a 200 with status CANCELED.
+ * Signed order traffic for bench/http.ts. Two funded demo accounts take turns: the demo user only
+ * buys, the merchant only sells, each 0.0001 BTC on BTCUSDT. Every BUY is priced above every SELL
+ * (60000.00..60000.03 against 59999.96..59999.99), so an order crosses whatever rests on the other
+ * side: about half the orders rest and the next one of the other account fills them, and the book
+ * near the mid stays a handful of orders deep. As no account ever meets its own resting order, no
+ * order is cancelled by self-trade prevention (area A §4.5), whatever the interleaving: every run
+ * answers the same mix of NEW and FILLED. The balances drift one way; `ORDER_FLOW_FUNDS` covers it.
  */
 
 import { createHmac } from 'node:crypto';
@@ -21,6 +21,12 @@ const LADDER_BEST_BID = 59_000;
 const LADDER_BEST_ASK = 61_000;
 const LADDER_STEP = 10;
 const LADDER_QUANTITY = '0.001';
+
+/**
+ * What the buyer and the seller get on top of the demo balances before the flow: a million orders'
+ * worth each way (0.0001 BTC at about 60,000 USDT), far more than a run at any rate this API reaches.
+ */
+export const ORDER_FLOW_FUNDS = { buyerUsdt: '6000000', sellerBtc: '100' } as const;
 
 /** An API key with every permission and the account it trades for. */
 export interface Trader {
@@ -101,10 +107,10 @@ export class OrderFlow {
 
   private next(request: RequestParams): RequestParams {
     const n = this.sent++;
-    const step = n & 3;
-    const trader = step === 0 || step === 3 ? this.demo : this.merchant;
-    const level = (n >>> 2) & 3;
-    const params = step === 0 || step === 2 ? limitOrder('BUY', BUY_PRICES[level], QUANTITY) : limitOrder('SELL', SELL_PRICES[level], QUANTITY);
+    const buys = (n & 1) === 0;
+    const trader = buys ? this.demo : this.merchant;
+    const level = (n >>> 1) & 3;
+    const params = buys ? limitOrder('BUY', BUY_PRICES[level], QUANTITY) : limitOrder('SELL', SELL_PRICES[level], QUANTITY);
     request.headers = { ...request.headers, ...formHeaders(trader.apiKey) };
     request.body = signedForm(trader.secretKey, params, this.now());
     return request;
@@ -120,6 +126,15 @@ export async function placeDepthLadder(baseUrl: string, demo: Trader, merchant: 
     await placeOrder(baseUrl, demo, limitOrder('BUY', String(LADDER_BEST_BID - level * LADDER_STEP), LADDER_QUANTITY));
     await placeOrder(baseUrl, merchant, limitOrder('SELL', String(LADDER_BEST_ASK + level * LADDER_STEP), LADDER_QUANTITY));
   }
+}
+
+/** The account a key trades for, from A19. */
+export async function accountIdOf(baseUrl: string, trader: Trader): Promise<number> {
+  const query = signedForm(trader.secretKey, 'recvWindow=5000', Date.now());
+  const response = await fetch(`${baseUrl}/openapi/v1/account?${query}`, { headers: { 'X-BH-APIKEY': trader.apiKey } });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`account → ${response.status} ${text}`);
+  return Number((JSON.parse(text) as { accountId: string }).accountId);
 }
 
 async function placeOrder(baseUrl: string, trader: Trader, params: string): Promise<void> {

@@ -24,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { startChildServer, type ChildServer } from './http-child.js';
 import { formatCount, formatRow, type Align } from './stats.js';
 import { LoadTarget, type HttpRunResult, type SegmentHooks } from './http-load.js';
-import { AnswerTally, OrderFlow, placeDepthLadder, SYMBOL, type Trader } from './http-orders.js';
+import { accountIdOf, AnswerTally, ORDER_FLOW_FUNDS, OrderFlow, placeDepthLadder, SYMBOL, type Trader } from './http-orders.js';
 
 const DEFAULT_SECONDS = 10;
 const DEFAULT_CONNECTIONS = 64;
@@ -190,11 +190,18 @@ function tallyNote(tally: AnswerTally): string {
     .join(', ')}`;
 }
 
-/** Limits out of the way, and a book for depth to show; returns the operator token and the two traders. */
+/** Limits out of the way, funds for the one-way order flow and a book for depth to show; returns the operator token and the two traders. */
 async function prepareBourse(bourse: ChildServer, dataDir: string): Promise<{ adminToken: string; demo: Trader; merchant: Trader }> {
   const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
   const { demo, merchant } = readTraders(dataDir);
   await adminRequest(bourse.url, adminToken, 'PATCH', '/trading/config', UNLIMITED_TRADING_CONFIG);
+  const deposits: [Trader, string, string][] = [
+    [demo, 'USDT', ORDER_FLOW_FUNDS.buyerUsdt],
+    [merchant, 'BTC', ORDER_FLOW_FUNDS.sellerBtc],
+  ];
+  for (const [trader, asset, amount] of deposits) {
+    await adminRequest(bourse.url, adminToken, 'POST', '/deposits', { accountId: await accountIdOf(bourse.url, trader), asset, amount });
+  }
   await placeDepthLadder(bourse.url, demo, merchant, DEPTH_LEVELS);
   return { adminToken, demo, merchant };
 }
