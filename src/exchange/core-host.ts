@@ -5,7 +5,7 @@
  */
 
 import type { Command } from '../core/types.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { ExchangeCore } from './exchange-core.js';
 import { recover } from './recovery.js';
@@ -43,7 +43,19 @@ export interface CoreHost {
   close(): Promise<void>;
 }
 
-export function startInlineCore(options: CoreHostOptions): CoreHost {
+/** The one writer over the store: the core recovered from it, the sequencer, the snapshot schedule. */
+export interface Writer {
+  store: SqliteStore;
+  core: ExchangeCore;
+  snapshotSeq: number;
+  replayed: number;
+  sequencer: Sequencer;
+  /** Settles the pending commands, snapshots (unless the sequencer failed) and closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store, recovers the core and starts the writer: inline, or inside the core worker. */
+export function openWriter(options: CoreHostOptions): Writer {
   const store = openSqliteStore({ path: options.dbPath, synchronous: options.synchronous });
   let recovered: ReturnType<typeof recover>;
   try {
@@ -69,16 +81,29 @@ export function startInlineCore(options: CoreHostOptions): CoreHost {
     },
   });
   return {
+    store,
     core,
-    history: store,
     snapshotSeq,
     replayed,
-    submit: (command) => sequencer.submit(command),
-    verify: (verifyOptions) => Promise.resolve(verifyLedger(core, store, options.clock(), verifyOptions)),
+    sequencer,
     async close() {
       await sequencer.close().catch(() => undefined);
       if (!failed) snapshots.atStop();
       store.close();
     },
+  };
+}
+
+export function startInlineCore(options: CoreHostOptions): CoreHost {
+  const writer = openWriter(options);
+  const { core, store } = writer;
+  return {
+    core,
+    history: store,
+    snapshotSeq: writer.snapshotSeq,
+    replayed: writer.replayed,
+    submit: (command) => writer.sequencer.submit(command),
+    verify: (verifyOptions) => Promise.resolve(verifyLedger(core, store, options.clock(), verifyOptions)),
+    close: () => writer.close(),
   };
 }

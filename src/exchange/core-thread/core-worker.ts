@@ -5,10 +5,8 @@
  */
 
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { openSqliteStore, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { recover } from '../recovery.js';
-import { Sequencer, type Outcome } from '../sequencer.js';
-import { SnapshotSchedule } from '../snapshot-schedule.js';
+import { openWriter, type Writer } from '../core-host.js';
+import type { Outcome } from '../sequencer.js';
 import { verifyLedger } from '../verify.js';
 import type { CoreWorkerData, FromCoreWorker, Settled, SubmitItem, ToCoreWorker } from './messages.js';
 
@@ -30,34 +28,22 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
     port.close();
   };
 
-  let store: SqliteStore;
-  let recovered: ReturnType<typeof recover>;
+  let writer: Writer;
   try {
-    store = openSqliteStore({ path: data.dbPath, synchronous: data.synchronous });
+    writer = openWriter({
+      ...data,
+      // Every command arrives with the HTTP thread's receive time; this clock only fills a gap.
+      clock: Date.now,
+      onCommit: (info) => {
+        commitMs = info.commitMs;
+      },
+      onFatal: fatal,
+    });
   } catch (error) {
     fatal(error);
     return;
   }
-  try {
-    recovered = recover(store);
-  } catch (error) {
-    store.close();
-    fatal(error);
-    return;
-  }
-  const { core, snapshotSeq } = recovered;
-  const snapshots = new SnapshotSchedule(core, store, data.snapshotEveryCommands, snapshotSeq);
-
-  const sequencer = new Sequencer({
-    store,
-    applier: core,
-    clock: Date.now,
-    onCommit: (info) => {
-      commitMs = info.commitMs;
-      snapshots.afterCommit();
-    },
-    onFatal: fatal,
-  });
+  const { core, store, sequencer } = writer;
   const settle = (id: number, outcome: Outcome): void => {
     // One message per batch: the outcomes are settled together, inside the batch's turn.
     if (settled.length === 0) queueMicrotask(sendSettled);
@@ -73,11 +59,9 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
         send({ type: 'verified', id: message.id, report: verifyLedger(core, store, message.now, { replay: message.replay }) });
         break;
       case 'close':
-        sequencer
+        writer
           .close()
           .then(() => {
-            snapshots.atStop();
-            store.close();
             send({ type: 'closed' });
             port.close();
           })
