@@ -51,7 +51,6 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   const clock = (): number => Date.now();
 
   const market = new MarketData();
-  let fatal = false;
   let afterCommit = (info: CommitInfo): void => void info;
   const hostOptions: CoreHostOptions = {
     dbPath: path.join(config.dataDir, 'bourse.db'),
@@ -61,7 +60,6 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     onCommit: (info) => afterCommit(info),
     onFatal: (error) => {
       // Memory may be ahead of disk: stop now, the journal is the truth on restart.
-      fatal = true;
       logger.fatal({ err: error }, 'the core failed (a commit, or its worker); stopping');
       process.exit(70);
     },
@@ -148,7 +146,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
         await userStreams.close();
         await marketStreams.close();
         await app.close();
-        if (!fatal) await host.close();
+        await host.close();
         logger.info('Bourse stopped');
       })();
       return closing;
