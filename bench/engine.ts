@@ -131,11 +131,11 @@ class LedgerRunner extends Runner {
   }
 
   depth(): number {
-    return this.core.symbol(SYMBOL).book.size;
+    return this.core.spot.symbol(SYMBOL).book.size;
   }
 
   restingLots(): number {
-    return bookLots(this.core.symbol(SYMBOL).book);
+    return bookLots(this.core.spot.symbol(SYMBOL).book);
   }
 
   notes(): string {

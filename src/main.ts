@@ -19,7 +19,8 @@ import { Exchange } from './exchange/exchange.js';
 import { MarketData } from './market/market-data.js';
 import { startInlineCore, type CoreHostOptions } from './exchange/core-host.js';
 import { startWorkerCore } from './exchange/core-thread/worker-core.js';
-import type { CommitInfo } from './exchange/sequencer.js';
+import { CommitSubscribers } from './exchange/commit-subscribers.js';
+import { DeadlineScheduler } from './exchange/deadline-scheduler.js';
 
 export interface RunningServer {
   url: string;
@@ -51,13 +52,13 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   const clock = (): number => Date.now();
 
   const market = new MarketData();
-  let afterCommit = (info: CommitInfo): void => void info;
+  const subscribers = new CommitSubscribers();
   const hostOptions: CoreHostOptions = {
     dbPath: path.join(config.dataDir, 'bourse.db'),
     synchronous: config.synchronous,
     snapshotEveryCommands: config.snapshotEveryCommands,
     clock,
-    onCommit: (info) => afterCommit(info),
+    onCommit: (info) => subscribers.onCommit(info),
     onFatal: (error) => {
       // Memory may be ahead of disk: stop now, the journal is the truth on restart.
       logger.fatal({ err: error }, 'the core failed (a commit, or its worker); stopping');
@@ -80,14 +81,21 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     // Market read models are rebuilt from the committed trades; the books come from the core.
     for (const trade of host.history.readTrades(0)) market.onTrades([trade]);
     const marketStreams = createMarketStreams({ exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) });
-    afterCommit = (info) => {
-      metrics.onCommit(info);
-      market.onTrades(info.rows.trades);
-      // After the read models took the batch, so a new subscription's snapshot already holds it.
-      marketStreams.onCommit(info);
-      userStreams.onCommit(info);
-    };
     const exchange = new Exchange(host, clock, market);
+    const deadlines = new DeadlineScheduler({
+      deadlines: () => core.deadlines(),
+      submit: (command) => exchange.submit(command),
+      clock,
+      onRefused: (command, error) => logger.debug({ command: command.type, err: error }, 'a due command was refused'),
+    });
+    subscribers.add(
+      metrics,
+      { onCommit: (info) => market.onTrades(info.rows.trades) },
+      // After the read models took the batch, so a new subscription's snapshot already holds it.
+      marketStreams,
+      userStreams,
+      deadlines,
+    );
     const secretBox = openSecretBox(config.dataDir);
     const admin = resolveAdminToken(config.dataDir, config.adminToken);
     if (admin.generated && config.logLevel !== 'silent') {
@@ -99,6 +107,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
     }
 
+    deadlines.start();
     let accepting = true;
     const { app } = buildApp({
       exchange,
@@ -141,6 +150,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       closing ??= (async () => {
         // First, while the server still answers its last requests.
         await marketMaker?.stop();
+        deadlines.stop();
         accepting = false;
         listenKeys.stop();
         await userStreams.close();

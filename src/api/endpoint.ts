@@ -1,5 +1,5 @@
 import type { Permission } from '../core/types.js';
-import type { ApiKeyRecord } from '../exchange/exchange-core.js';
+import type { ApiKeyRecord } from '../exchange/catalogue-module.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { Params } from './params.js';
 

@@ -34,7 +34,7 @@ export class Metrics {
       help: 'Orders resting in the books',
       registers: [this.registry],
       collect() {
-        this.set(core().liveOrders.size);
+        this.set(core().spot.liveOrders.size);
       },
     });
     this.connections = new Gauge({ name: 'bourse_connections', help: 'Open client connections', registers: [this.registry] });

@@ -1,3 +1,5 @@
+import { Refusal } from './refusal.js';
+
 /**
  * Area A error registry (spec/area-a.md §7): every `{code, msg}` Bourse sends on REST is built
  * here. Handlers and the core name an error by its code; messages and HTTP statuses live only here.
@@ -72,8 +74,8 @@ export const ERRORS = {
 
 export type ErrorName = keyof typeof ERRORS;
 
-/** A failure with its registry entry; `args` fill the `%s` parts of the message in order. */
-export class BourseError extends Error {
+/** An area A failure with its registry entry; `args` fill the `%s` parts of the message in order. */
+export class BourseError extends Refusal {
   readonly code: number;
   readonly http: number;
   readonly errorName: ErrorName;
@@ -83,14 +85,18 @@ export class BourseError extends Error {
     let index = 0;
     let msg: string = spec.msg.replace(/%s/g, () => String(args[index++] ?? ''));
     if (detail !== undefined) msg = `${msg} ${detail}`;
-    // A refusal is an answer, not a fault: no stack trace to capture (it dominated refused requests).
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(msg);
-    Error.stackTraceLimit = stackTraceLimit;
     this.code = spec.code;
     this.http = spec.http;
     this.errorName = name;
+  }
+
+  get wireName(): string {
+    return `A:${this.errorName}`;
+  }
+
+  wireText(): string {
+    return this.message;
   }
 
   toBody(): { code: number; msg: string } {
@@ -103,7 +109,7 @@ export function reject(name: ErrorName, args: readonly (string | number)[] = [],
   throw new BourseError(name, args, detail);
 }
 
-/** Rebuilds a refusal that crossed a thread boundary as its registry name and formatted message. */
+/** Rebuilds an area A refusal that crossed a thread boundary from its name and formatted message. */
 export function reviveError(name: string, msg: string): BourseError {
   if (!Object.hasOwn(ERRORS, name)) return new BourseError('INTERNAL');
   const error = new BourseError(name as ErrorName);

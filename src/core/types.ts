@@ -359,6 +359,15 @@ export interface BalanceEvent {
 export type CoreEvent = OrderEvent | BalanceEvent;
 
 /**
+ * A row of a table a module owns (area B's funding records, …): upserted on the table's first
+ * column, so an object's last state in a batch wins. Columns hold text or integers, never a float.
+ */
+export interface ModuleRow {
+  table: string;
+  values: Readonly<Record<string, string | number>>;
+}
+
+/**
  * Rows derived from the commands of one batch, written in the same transaction; `events` are not
  * stored: they feed the user data streams after the commit.
  */
@@ -369,8 +378,25 @@ export interface DerivedRows {
   deposits: DepositRow[];
   withdrawals: WithdrawalRow[];
   events: CoreEvent[];
+  /** Rows of the modules' own tables, in the order derived. */
+  moduleRows: ModuleRow[];
 }
 
 export function emptyDerivedRows(): DerivedRows {
-  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [], events: [] };
+  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [], events: [], moduleRows: [] };
+}
+
+const ROW_LISTS = ['orders', 'trades', 'flows', 'deposits', 'withdrawals', 'events', 'moduleRows'] as const satisfies readonly (keyof DerivedRows)[];
+
+/** How many rows of each kind there are now, to undo what a refused command appended. */
+export function markRows(rows: DerivedRows): number[] {
+  return ROW_LISTS.map((list) => rows[list].length);
+}
+
+export function truncateRows(rows: DerivedRows, marks: readonly number[]): void {
+  ROW_LISTS.forEach((list, i) => (rows[list].length = marks[i]));
+}
+
+export function derivedRowCount(rows: DerivedRows): number {
+  return ROW_LISTS.reduce((sum, list) => (list === 'events' ? sum : sum + rows[list].length), 0);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PERMISSIONS, type Command } from '../core/types.js';
-import type { ApiKeyRecord } from '../exchange/exchange-core.js';
+import type { ApiKeyRecord } from '../exchange/catalogue-module.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { generateApiCredential } from '../api/auth/keys.js';
 import type { SecretBox } from '../api/auth/secret-box.js';
@@ -63,7 +63,7 @@ function activeKey(exchange: Exchange, email: string, label: string): ApiKeyReco
   const core = exchange.core;
   const user = [...core.ledger.users.values()].find((u) => u.email === email);
   if (user === undefined) return undefined;
-  return [...core.apiKeys.values()].find((k) => k.userId === user.userId && k.label === label && !k.revoked);
+  return [...core.catalogue.apiKeys.values()].find((k) => k.userId === user.userId && k.label === label && !k.revoked);
 }
 
 /**

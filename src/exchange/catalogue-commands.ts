@@ -1,17 +1,14 @@
-import { ATTO_SCALE, attoToUnits, formatUnits, parseDecimal } from '../core/decimal.js';
+import { ATTO_SCALE, attoToUnits, formatUnits } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
 import type {
   AddAssetCommand,
-  AddSymbolCommand,
   CreateApiKeyCommand,
   CreateSubAccountCommand,
   CreateUserCommand,
   RevokeApiKeyCommand,
   SetFeeRatesCommand,
-  SetSymbolStatusCommand,
 } from '../core/types.js';
-import { OrderBook } from '../engine/order-book.js';
-import { buildSymbolSpec } from '../engine/symbol-spec.js';
+import { decimalOrReject } from './amounts.js';
 import { FEE_RATE_ONE, FEE_RATE_SCALE, type User } from '../ledger/account.js';
 import type { PostingContext } from '../ledger/ledger.js';
 import type { ExchangeCore } from './exchange-core.js';
@@ -22,8 +19,6 @@ export type CatalogueCommand =
   | CreateApiKeyCommand
   | RevokeApiKeyCommand
   | AddAssetCommand
-  | AddSymbolCommand
-  | SetSymbolStatusCommand
   | SetFeeRatesCommand;
 
 const MAX_FEE_RATE = FEE_RATE_ONE / 10n;
@@ -42,21 +37,13 @@ export function applyCatalogueCommand(core: ExchangeCore, command: CatalogueComm
     case 'createApiKey':
       return createApiKey(core, command, ctx);
     case 'revokeApiKey': {
-      const key = core.apiKeys.get(command.apiKey);
+      const key = core.catalogue.apiKeys.get(command.apiKey);
       if (key === undefined || key.revoked) throw new BourseError('NOT_FOUND', [`API key ${command.apiKey}`]);
       key.revoked = true;
       return { apiKey: key.apiKey, revoked: true };
     }
     case 'addAsset':
       return addAsset(core, command);
-    case 'addSymbol':
-      return addSymbol(core, command);
-    case 'setSymbolStatus': {
-      const state = core.symbols.get(command.symbol);
-      if (state === undefined) throw new BourseError('NOT_FOUND', [`symbol ${command.symbol}`]);
-      state.spec.status = command.status;
-      return { symbol: command.symbol, status: command.status };
-    }
     case 'setFeeRates':
       return setFeeRates(core, command);
   }
@@ -72,8 +59,8 @@ function createApiKey(core: ExchangeCore, cmd: CreateApiKeyCommand, ctx: Posting
   const user = userOf(core, cmd.userId);
   const accountId = user.accountIds[cmd.accountIndex];
   if (accountId === undefined) throw new BourseError('NOT_FOUND', [`account index ${cmd.accountIndex} of user ${cmd.userId}`]);
-  if (core.apiKeys.has(cmd.apiKey)) throw new Error('API key collision');
-  core.apiKeys.set(cmd.apiKey, {
+  if (core.catalogue.apiKeys.has(cmd.apiKey)) throw new Error('API key collision');
+  core.catalogue.apiKeys.set(cmd.apiKey, {
     apiKey: cmd.apiKey,
     userId: user.userId,
     accountId,
@@ -85,10 +72,6 @@ function createApiKey(core: ExchangeCore, cmd: CreateApiKeyCommand, ctx: Posting
     revoked: false,
   });
   return { apiKey: cmd.apiKey, accountId, permissions: cmd.permissions };
-}
-
-function decimalOrReject(text: string, param: string): bigint {
-  return parseDecimal(text) ?? reject('INVALID_PARAM_VALUE', [param]);
 }
 
 function addAsset(core: ExchangeCore, cmd: AddAssetCommand): unknown {
@@ -108,32 +91,6 @@ function addAsset(core: ExchangeCore, cmd: AddAssetCommand): unknown {
     allowWithdraw: cmd.allowWithdraw,
   });
   return { asset: cmd.asset, precision: cmd.precision };
-}
-
-function addSymbol(core: ExchangeCore, cmd: AddSymbolCommand): unknown {
-  if (core.symbols.has(cmd.symbol)) reject('INVALID_PARAM_VALUE', ['symbol'], `Symbol ${cmd.symbol} exists.`);
-  const base = core.ledger.assets.get(cmd.baseAsset);
-  const quote = core.ledger.assets.get(cmd.quoteAsset);
-  if (base === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.baseAsset}`]);
-  if (quote === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.quoteAsset}`]);
-  if (base.asset === quote.asset) reject('INVALID_PARAM_VALUE', ['quoteAsset']);
-  const spec = buildSymbolSpec({
-    symbol: cmd.symbol,
-    baseAsset: base.asset,
-    quoteAsset: quote.asset,
-    basePrecision: base.precision,
-    quotePrecision: quote.precision,
-    tickSizeAtto: decimalOrReject(cmd.tickSize, 'tickSize'),
-    stepSizeAtto: decimalOrReject(cmd.stepSize, 'stepSize'),
-    minPriceAtto: decimalOrReject(cmd.minPrice, 'minPrice'),
-    maxPriceAtto: decimalOrReject(cmd.maxPrice, 'maxPrice'),
-    minQtyAtto: decimalOrReject(cmd.minQty, 'minQty'),
-    maxQtyAtto: decimalOrReject(cmd.maxQty, 'maxQty'),
-    minNotionalAtto: decimalOrReject(cmd.minNotional, 'minNotional'),
-  });
-  if (typeof spec === 'string') reject('INVALID_PARAM_VALUE', ['symbol'], spec);
-  core.symbols.set(spec.symbol, { spec, book: new OrderBook() });
-  return { symbol: spec.symbol, status: spec.status };
 }
 
 function feeRate(text: string, param: string): bigint {

@@ -48,7 +48,7 @@ function deposit(core: ExchangeCore, cmd: DepositCommand, ctx: PostingContext): 
   const totals = core.ledger.totals.get(asset.asset);
   if (totals === undefined) throw new Error(`no totals for ${asset.asset}`);
   totals.deposits += atoms;
-  const depositId = core.nextDepositId++;
+  const depositId = core.funds.nextDepositId++;
   ctx.rows.deposits.push({
     depositId,
     accountId: account.accountId,
@@ -62,10 +62,10 @@ function deposit(core: ExchangeCore, cmd: DepositCommand, ctx: PostingContext): 
 
 function withdraw(core: ExchangeCore, cmd: WithdrawCommand, ctx: PostingContext): { withdrawalId: number } {
   const account = core.account(cmd.accountId);
-  const earlierId = core.withdrawalClientIds.get(account.accountId)?.get(cmd.clientOrderId);
+  const earlierId = core.funds.withdrawalClientIds.get(account.accountId)?.get(cmd.clientOrderId);
   if (earlierId !== undefined) {
     // A retry with the same values gets the first reply again; other values are a reuse (A23).
-    const earlier = core.withdrawals.get(earlierId);
+    const earlier = core.funds.withdrawals.get(earlierId);
     const same =
       earlier !== undefined &&
       earlier.row.asset === cmd.asset &&
@@ -83,7 +83,7 @@ function withdraw(core: ExchangeCore, cmd: WithdrawCommand, ctx: PostingContext)
   const feeAtoms = asset.withdrawFeeAtoms;
   if (core.ledger.free(account, asset.asset) < amountAtoms + feeAtoms) reject('INSUFFICIENT_BALANCE');
   core.ledger.lock(ctx, account, asset.asset, amountAtoms + feeAtoms);
-  const withdrawalId = core.nextWithdrawalId++;
+  const withdrawalId = core.funds.nextWithdrawalId++;
   const row: WithdrawalRow = {
     withdrawalId,
     accountId: account.accountId,
@@ -99,11 +99,11 @@ function withdraw(core: ExchangeCore, cmd: WithdrawCommand, ctx: PostingContext)
     time: ctx.ts,
     updateTime: ctx.ts,
   };
-  core.withdrawals.set(withdrawalId, { row, amountAtoms, feeAtoms });
-  let clientIds = core.withdrawalClientIds.get(account.accountId);
+  core.funds.withdrawals.set(withdrawalId, { row, amountAtoms, feeAtoms });
+  let clientIds = core.funds.withdrawalClientIds.get(account.accountId);
   if (clientIds === undefined) {
     clientIds = new Map();
-    core.withdrawalClientIds.set(account.accountId, clientIds);
+    core.funds.withdrawalClientIds.set(account.accountId, clientIds);
   }
   clientIds.set(cmd.clientOrderId, withdrawalId);
   ctx.rows.withdrawals.push({ ...row });
@@ -111,7 +111,7 @@ function withdraw(core: ExchangeCore, cmd: WithdrawCommand, ctx: PostingContext)
 }
 
 function settleWithdrawal(core: ExchangeCore, cmd: SettleWithdrawalCommand, ctx: PostingContext): WithdrawalRow {
-  const withdrawal = core.withdrawals.get(cmd.withdrawalId);
+  const withdrawal = core.funds.withdrawals.get(cmd.withdrawalId);
   if (withdrawal === undefined) throw new BourseError('NOT_FOUND', [`withdrawal ${cmd.withdrawalId}`]);
   if (withdrawal.row.status !== WITHDRAWAL_AUDITING) reject('INVALID_PARAM_VALUE', ['status']);
   const ledger = core.ledger;
@@ -148,7 +148,7 @@ function transfer(core: ExchangeCore, cmd: TransferCommand, ctx: PostingContext)
   if (asset === undefined) reject('INVALID_PARAM_VALUE', ['tokenId']);
   const atoms = positiveAtoms(cmd.amount, asset, 'amount');
   if (cmd.clientOrderId !== undefined) {
-    const earlier = core.transferClientIds.get(from.accountId)?.get(cmd.clientOrderId);
+    const earlier = core.funds.transferClientIds.get(from.accountId)?.get(cmd.clientOrderId);
     if (earlier !== undefined) {
       if (earlier !== transferFingerprint(cmd, atoms)) reject('REPEATED_SUBMIT');
       return { success: true };
@@ -159,10 +159,10 @@ function transfer(core: ExchangeCore, cmd: TransferCommand, ctx: PostingContext)
   core.ledger.post(ctx, from, asset.asset, -atoms, cmd.flowType);
   core.ledger.post(ctx, to, asset.asset, atoms, cmd.flowType);
   if (cmd.clientOrderId !== undefined) {
-    let ids = core.transferClientIds.get(from.accountId);
+    let ids = core.funds.transferClientIds.get(from.accountId);
     if (ids === undefined) {
       ids = new Map();
-      core.transferClientIds.set(from.accountId, ids);
+      core.funds.transferClientIds.set(from.accountId, ids);
     }
     ids.set(cmd.clientOrderId, transferFingerprint(cmd, atoms));
   }

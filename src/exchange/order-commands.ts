@@ -5,7 +5,8 @@ import type { Fill, StopReason, Taker } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
 import type { PostingContext } from '../ledger/ledger.js';
-import type { ExchangeCore, SymbolState } from './exchange-core.js';
+import type { ExchangeCore } from './exchange-core.js';
+import type { SymbolState } from './spot-module.js';
 import { toOrderRow, type LiveOrder } from './live-order.js';
 
 /** A trade made while the new order was taking (A11 `fills`). */
@@ -47,16 +48,16 @@ export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: Post
       reject('TIMESTAMP_OUTSIDE_RECV_WINDOW');
     }
   }
-  const state = core.symbol(cmd.symbol);
+  const state = core.spot.symbol(cmd.symbol);
   const spec = state.spec;
   const account = core.account(cmd.accountId);
   if (spec.status !== 'TRADING') reject('SYMBOL_NOT_TRADING');
   const sized = sizeOrder(state, cmd);
-  if (cmd.clientOrderId !== undefined && core.clientOrderIds.orderIdOf(account.accountId, cmd.clientOrderId) !== undefined) {
+  if (cmd.clientOrderId !== undefined && core.spot.clientOrderIds.orderIdOf(account.accountId, cmd.clientOrderId) !== undefined) {
     reject('DUPLICATE_CLIENT_ORDER_ID');
   }
-  if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= core.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
-  if (account.openOrderCount >= core.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
+  if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= core.spot.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
+  if (account.openOrderCount >= core.spot.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
   if (core.ledger.free(account, sized.lockAsset) < sized.lockAtoms) reject('INSUFFICIENT_BALANCE');
   if (cmd.orderType === 'LIMIT_MAKER' && state.book.wouldCross(cmd.side === 'BUY', sized.priceTicks)) reject('WOULD_TAKE');
   if (cmd.test === true) return undefined;
@@ -116,8 +117,8 @@ function execute(
   const isBuy = cmd.side === 'BUY';
   const isMarket = cmd.orderType === 'MARKET';
   const timeInForce: TimeInForce = isMarket ? 'IOC' : cmd.orderType === 'LIMIT_MAKER' ? 'GTC' : cmd.timeInForce;
-  const orderId = core.nextOrderId++;
-  const clientOrderId = core.clientOrderIds.assign(account.accountId, orderId, cmd.clientOrderId);
+  const orderId = core.spot.nextOrderId++;
+  const clientOrderId = core.spot.clientOrderIds.assign(account.accountId, orderId, cmd.clientOrderId);
   const order: LiveOrder = {
     orderId,
     accountId: account.accountId,
@@ -166,8 +167,8 @@ function execute(
   if (rests) {
     order.status = order.executedLots > 0 ? 'PARTIALLY_FILLED' : 'NEW';
     state.book.add(orderId, account.accountId, isBuy, sized.priceTicks, order.origLots - order.executedLots);
-    core.liveOrders.set(orderId, order);
-    core.openOrderIdsOf(account.accountId).add(orderId);
+    core.spot.liveOrders.set(orderId, order);
+    core.spot.openOrderIdsOf(account.accountId).add(orderId);
     account.openOrderCount++;
     account.openOrdersBySymbol.set(spec.symbol, (account.openOrdersBySymbol.get(spec.symbol) ?? 0) + 1);
   } else {
@@ -189,7 +190,7 @@ function pushOrderEvent(ctx: PostingContext, order: LiveOrder, row: OrderRow, fi
 /** Settles one fill: trade rows, balance postings with fees, and the maker's new state. */
 function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill: Fill, ctx: PostingContext): FillView | undefined {
   const ledger = core.ledger;
-  const maker = core.liveOrders.get(fill.maker.orderId);
+  const maker = core.spot.liveOrders.get(fill.maker.orderId);
   if (maker === undefined) throw new Error(`resting order ${fill.maker.orderId} has no live record`);
   const quoteAtoms = BigInt(fill.lots) * BigInt(fill.priceTicks) * spec.quoteAtomsPerTickLot;
   const baseAtoms = BigInt(fill.lots) * spec.baseAtomsPerLot;
@@ -230,7 +231,7 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
     if (maker.lockedAtoms !== 0n) throw new Error(`filled order ${maker.orderId} still locks ${maker.lockedAtoms}`);
     retire(core, maker);
   }
-  const tradeId = core.nextTradeId++;
+  const tradeId = core.spot.nextTradeId++;
   // The taker's status as this fill leaves it; a MARKET BUY learns whether it is FILLED only at the end.
   const takerComplete = taker.type !== 'MARKET' || taker.side === 'SELL' ? taker.executedLots === taker.origLots : false;
   taker.status = takerComplete ? 'FILLED' : 'PARTIALLY_FILLED';
@@ -309,8 +310,8 @@ function tradeRow(
 
 /** An order leaves the open set (filled or canceled). */
 function retire(core: ExchangeCore, order: LiveOrder): void {
-  core.liveOrders.delete(order.orderId);
-  core.openOrderIdsOf(order.accountId).delete(order.orderId);
+  core.spot.liveOrders.delete(order.orderId);
+  core.spot.openOrderIdsOf(order.accountId).delete(order.orderId);
   const account = core.ledger.account(order.accountId);
   account.openOrderCount--;
   const left = (account.openOrdersBySymbol.get(order.symbol) ?? 0) - 1;
@@ -320,7 +321,7 @@ function retire(core: ExchangeCore, order: LiveOrder): void {
 
 /** Cancels one open order of the account; releases what it locked. */
 function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): OrderRow {
-  const state = core.symbol(order.symbol);
+  const state = core.spot.symbol(order.symbol);
   if (state.book.cancel(order.orderId) === undefined) throw new Error(`open order ${order.orderId} is not in its book`);
   const account = core.ledger.account(order.accountId);
   const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
@@ -338,7 +339,7 @@ function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): 
 /** A14: the open order named by id or client id in the account; -2013 when it is not open. */
 export function cancelOrder(core: ExchangeCore, cmd: CancelOrderCommand, ctx: PostingContext): CancelOrderResult {
   const orderId = resolveOrderId(core, cmd.accountId, cmd.orderId, cmd.clientOrderId);
-  const order = orderId === undefined ? undefined : core.liveOrders.get(orderId);
+  const order = orderId === undefined ? undefined : core.spot.liveOrders.get(orderId);
   if (order === undefined || order.accountId !== cmd.accountId) throw new BourseError('ORDER_NOT_FOUND');
   return { order: cancelLive(core, order, ctx), transactTime: ctx.ts };
 }
@@ -346,8 +347,8 @@ export function cancelOrder(core: ExchangeCore, cmd: CancelOrderCommand, ctx: Po
 /** A15/A16: cancels the account's open orders, optionally of one symbol and side, oldest first. */
 export function cancelOrders(core: ExchangeCore, cmd: CancelOrdersCommand, ctx: PostingContext): OrderRow[] {
   const canceled: OrderRow[] = [];
-  for (const orderId of [...core.openOrderIdsOf(cmd.accountId)]) {
-    const order = core.liveOrders.get(orderId);
+  for (const orderId of [...core.spot.openOrderIdsOf(cmd.accountId)]) {
+    const order = core.spot.liveOrders.get(orderId);
     if (order === undefined) continue;
     if (cmd.symbol !== undefined && order.symbol !== cmd.symbol) continue;
     if (cmd.side !== undefined && order.side !== cmd.side) continue;
@@ -367,7 +368,7 @@ export function resolveOrderId(
   clientOrderId: string | undefined,
 ): number | undefined {
   if (clientOrderId === undefined) return orderId;
-  const byClient = core.clientOrderIds.orderIdOf(accountId, clientOrderId);
+  const byClient = core.spot.clientOrderIds.orderIdOf(accountId, clientOrderId);
   if (orderId !== undefined && byClient !== orderId) return undefined;
   return byClient;
 }

@@ -6,12 +6,13 @@
  */
 
 import { BourseError } from '../core/errors.js';
-import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand } from '../core/types.js';
+import { Refusal } from '../core/refusal.js';
+import { emptyDerivedRows, markRows, truncateRows, type Command, type DerivedRows, type StampedCommand } from '../core/types.js';
 import type { Store } from '../store/store.js';
 
 /**
  * The state machine as the sequencer sees it. `apply` appends the rows it derives to `rows` and
- * returns the submitter's result; it throws a BourseError to reject, leaving its state unchanged.
+ * returns the submitter's result; it throws a Refusal to reject, leaving its state unchanged.
  */
 export interface Applier {
   apply(stamped: StampedCommand, rows: DerivedRows): unknown;
@@ -42,7 +43,7 @@ export interface SequencerOptions {
 }
 
 /** How a command ended: applied at `stamped` (durable when reported) or refused. */
-export type Outcome = { accepted: true; stamped: StampedCommand; result: unknown } | { accepted: false; error: BourseError };
+export type Outcome = { accepted: true; stamped: StampedCommand; result: unknown } | { accepted: false; error: Refusal };
 
 interface Submission {
   command: Command;
@@ -110,7 +111,7 @@ export class Sequencer {
     return this.committedSeq;
   }
 
-  /** Resolves with `apply`'s result once the command is committed; rejects with a BourseError. */
+  /** Resolves with `apply`'s result once the command is committed; rejects with a Refusal. */
   submit(command: Command): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.enqueue(command, (outcome) => (outcome.accepted ? resolve(outcome.result) : reject(outcome.error)));
@@ -119,7 +120,7 @@ export class Sequencer {
 
   /**
    * `submit` for callers that also need the stamp: `settle` is called once, synchronously inside
-   * the batch's turn, after the commit (with a BourseError outcome for a refusal or a failure).
+   * the batch's turn, after the commit (with a Refusal outcome for a refusal or a failure).
    * `receivedAt` is the time another thread took the command in; the stamp is never before it.
    */
   enqueue(command: Command, settle: (outcome: Outcome) => void, receivedAt?: number): void {
@@ -188,7 +189,7 @@ export class Sequencer {
     let seq = this.committedSeq;
     let ts = this.committedTs;
     for (const submission of batch) {
-      const marks = [rows.orders.length, rows.trades.length, rows.flows.length, rows.deposits.length, rows.withdrawals.length, rows.events.length];
+      const marks = markRows(rows);
       try {
         ts = Math.max(ts, submission.receivedAt ?? this.clock());
         const stamped: StampedCommand = { seq: seq + 1, ts, command: submission.command };
@@ -198,17 +199,12 @@ export class Sequencer {
         results.push(result);
         outcomes.push({ accepted: true, stamped, result });
       } catch (error) {
-        if (!(error instanceof BourseError)) {
+        if (!(error instanceof Refusal)) {
           this.fail(error, batch);
           return;
         }
         // A rejected command leaves no trace, whatever the applier wrote before it threw.
-        rows.orders.length = marks[0];
-        rows.trades.length = marks[1];
-        rows.flows.length = marks[2];
-        rows.deposits.length = marks[3];
-        rows.withdrawals.length = marks[4];
-        rows.events.length = marks[5];
+        truncateRows(rows, marks);
         outcomes.push({ accepted: false, error });
       }
     }

@@ -39,8 +39,8 @@ export function setTradingConfig(core: ExchangeCore, cmd: SetTradingConfigComman
   const perAccount = positiveCount(cmd.maxOpenOrdersPerAccount, 'maxOpenOrdersPerAccount');
   const maker = cmd.defaultMakerFeeRate === undefined ? undefined : parseFeeRate(cmd.defaultMakerFeeRate, 'defaultMakerFeeRate');
   const taker = cmd.defaultTakerFeeRate === undefined ? undefined : parseFeeRate(cmd.defaultTakerFeeRate, 'defaultTakerFeeRate');
-  if (perSymbol !== undefined) core.limits.maxOpenOrdersPerSymbol = perSymbol;
-  if (perAccount !== undefined) core.limits.maxOpenOrdersPerAccount = perAccount;
+  if (perSymbol !== undefined) core.spot.limits.maxOpenOrdersPerSymbol = perSymbol;
+  if (perAccount !== undefined) core.spot.limits.maxOpenOrdersPerAccount = perAccount;
   if (maker !== undefined) core.ledger.defaultMakerFeeRate = maker;
   if (taker !== undefined) core.ledger.defaultTakerFeeRate = taker;
   return tradingConfigView(core);
@@ -48,8 +48,8 @@ export function setTradingConfig(core: ExchangeCore, cmd: SetTradingConfigComman
 
 export function tradingConfigView(core: ExchangeCore): Record<string, unknown> {
   return {
-    maxOpenOrdersPerSymbol: core.limits.maxOpenOrdersPerSymbol,
-    maxOpenOrdersPerAccount: core.limits.maxOpenOrdersPerAccount,
+    maxOpenOrdersPerSymbol: core.spot.limits.maxOpenOrdersPerSymbol,
+    maxOpenOrdersPerAccount: core.spot.limits.maxOpenOrdersPerAccount,
     defaultMakerFeeRate: formatFeeRate(core.ledger.defaultMakerFeeRate),
     defaultTakerFeeRate: formatFeeRate(core.ledger.defaultTakerFeeRate),
   };

@@ -854,7 +854,7 @@ describe('bad input (area A: A5–A20)', () => {
       depth,
       verify: { ok: verify.ok, details: verify.details },
       journalSeq: t.server.exchange.history.lastSeq(),
-      nextOrderId: t.server.exchange.core.nextOrderId,
+      nextOrderId: t.server.exchange.core.spot.nextOrderId,
     };
   }
 

@@ -32,7 +32,7 @@ describe('demo seeding', () => {
       ['market-maker@bourse.local', 'user'],
     ]);
     for (const user of users) {
-      expect([...core.apiKeys.values()].filter((k) => k.userId === user.userId && !k.revoked)).toHaveLength(1);
+      expect([...core.catalogue.apiKeys.values()].filter((k) => k.userId === user.userId && !k.revoked)).toHaveLength(1);
       const usdt = core.ledger.account(user.accountIds[0]).balances.get('USDT');
       expect(usdt?.free).toBeGreaterThan(0n);
     }

@@ -160,7 +160,7 @@ function toCommand(op: Op, { core, accounts }: World): Command {
       return { type: 'deposit', accountId: accounts[op.account], asset: ASSETS[op.asset], amount: amount(op.atoms), txId: 'tx' };
     case 'limit': {
       const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.symbol(symbol).spec;
+      const spec = core.spot.symbol(symbol).spec;
       return {
         type: 'placeOrder',
         accountId: accounts[op.account],
@@ -174,7 +174,7 @@ function toCommand(op: Op, { core, accounts }: World): Command {
     }
     case 'market': {
       const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.symbol(symbol).spec;
+      const spec = core.spot.symbol(symbol).spec;
       const lots = BigInt((op.lots % maxLots) + 1);
       // MARKET BUY is sized in quote (§4.3): about `lots` at the mid price, in whole ticks.
       const quantity = op.buy
@@ -184,8 +184,8 @@ function toCommand(op: Op, { core, accounts }: World): Command {
     }
     case 'cancel': {
       const accountId = accounts[op.account];
-      const open = [...core.openOrderIdsOf(accountId)];
-      const orderId = open.length > 0 && op.pick % 3 !== 0 ? open[op.pick % open.length] : (op.pick % core.nextOrderId) + 1;
+      const open = [...core.spot.openOrderIdsOf(accountId)];
+      const orderId = open.length > 0 && op.pick % 3 !== 0 ? open[op.pick % open.length] : (op.pick % core.spot.nextOrderId) + 1;
       return { type: 'cancelOrder', accountId, orderId };
     }
     case 'subTransfer': {
@@ -222,9 +222,9 @@ function toCommand(op: Op, { core, accounts }: World): Command {
         clientOrderId: `w${op.client}`,
       };
     case 'settle': {
-      const waiting = [...core.withdrawals.values()].filter((w) => w.row.status === WITHDRAWAL_AUDITING).map((w) => w.row.withdrawalId);
+      const waiting = [...core.funds.withdrawals.values()].filter((w) => w.row.status === WITHDRAWAL_AUDITING).map((w) => w.row.withdrawalId);
       // Mostly a waiting withdrawal; sometimes any id, settled already or unknown (refused).
-      const withdrawalId = waiting.length > 0 && op.pick % 4 !== 0 ? waiting[op.pick % waiting.length] : (op.pick % (core.nextWithdrawalId + 1)) + 1;
+      const withdrawalId = waiting.length > 0 && op.pick % 4 !== 0 ? waiting[op.pick % waiting.length] : (op.pick % (core.funds.nextWithdrawalId + 1)) + 1;
       return { type: 'settleWithdrawal', withdrawalId, approve: op.approve, txId: 'tx', reason: '' };
     }
   }

@@ -103,7 +103,7 @@ function toCommand(op: Op, { h, accounts }: World): Command {
       return { type: 'deposit', accountId: accounts[op.account], asset: ASSETS[op.asset], amount: formatUnits(op.atoms, 8), txId: '' };
     case 'limit': {
       const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.symbol(symbol).spec;
+      const spec = core.spot.symbol(symbol).spec;
       const priceTicks = midTicks + op.offsetTicks;
       const baseAtoms = BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot + BigInt(op.dustAtoms);
       return {
@@ -119,7 +119,7 @@ function toCommand(op: Op, { h, accounts }: World): Command {
     }
     case 'marketBuy': {
       const { symbol, maxAmountUnits } = SYMBOLS[op.symbol];
-      const spec = core.symbol(symbol).spec;
+      const spec = core.spot.symbol(symbol).spec;
       const units = BigInt((op.units % maxAmountUnits) + 1);
       // Dust: one more decimal than tickSize allows, refused with -1148.
       const quantity = op.dust ? formatUnits(units * 10n + 1n, spec.tickDecimals + 1) : formatUnits(units, spec.tickDecimals);
@@ -127,15 +127,15 @@ function toCommand(op: Op, { h, accounts }: World): Command {
     }
     case 'marketSell': {
       const { symbol, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.symbol(symbol).spec;
+      const spec = core.spot.symbol(symbol).spec;
       const quantity = formatUnits(BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot, spec.basePrecision);
       return { type: 'placeOrder', accountId: accounts[op.account], symbol, side: 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
     }
     case 'cancel': {
       const accountId = accounts[op.account];
-      const open = [...core.openOrderIdsOf(accountId)];
+      const open = [...core.spot.openOrderIdsOf(accountId)];
       // Mostly an open order of the account; sometimes any id ever issued (filled, canceled, someone else's).
-      const orderId = open.length > 0 && op.pick % 4 !== 0 ? open[op.pick % open.length] : (op.pick % core.nextOrderId) + 1;
+      const orderId = open.length > 0 && op.pick % 4 !== 0 ? open[op.pick % open.length] : (op.pick % core.spot.nextOrderId) + 1;
       return { type: 'cancelOrder', accountId, orderId };
     }
     case 'cancelAll':
@@ -161,7 +161,7 @@ function toCommand(op: Op, { h, accounts }: World): Command {
         clientOrderId: `w${op.client}`,
       };
     case 'settle':
-      return { type: 'settleWithdrawal', withdrawalId: (op.pick % Math.max(1, core.nextWithdrawalId - 1)) + 1, approve: op.approve, txId: 'tx', reason: '' };
+      return { type: 'settleWithdrawal', withdrawalId: (op.pick % Math.max(1, core.funds.nextWithdrawalId - 1)) + 1, approve: op.approve, txId: 'tx', reason: '' };
   }
 }
 
@@ -197,21 +197,21 @@ function checkInvariants(core: ExchangeCore, flowSums: Map<string, bigint>): voi
     expectedLocked.set(key(accountId, asset), (expectedLocked.get(key(accountId, asset)) ?? 0n) + value);
   };
   let resting = 0;
-  for (const state of core.symbols.values()) resting += state.book.size;
-  check(resting === core.liveOrders.size, () => `${resting} resting orders, ${core.liveOrders.size} live`);
-  for (const order of core.liveOrders.values()) {
-    const { spec, book } = core.symbol(order.symbol);
+  for (const state of core.spot.symbols.values()) resting += state.book.size;
+  check(resting === core.spot.liveOrders.size, () => `${resting} resting orders, ${core.spot.liveOrders.size} live`);
+  for (const order of core.spot.liveOrders.values()) {
+    const { spec, book } = core.spot.symbol(order.symbol);
     addLocked(order.accountId, order.side === 'BUY' ? spec.quoteAsset : spec.baseAsset, order.lockedAtoms);
     const remaining = book.get(order.orderId)?.remainingLots;
     check(remaining === order.origLots - order.executedLots, () => `order ${order.orderId} rests with ${remaining} lots`);
   }
-  for (const withdrawal of core.withdrawals.values()) {
+  for (const withdrawal of core.funds.withdrawals.values()) {
     if (withdrawal.row.status === WITHDRAWAL_AUDITING) addLocked(withdrawal.row.accountId, withdrawal.row.asset, withdrawal.amountAtoms + withdrawal.feeAtoms);
   }
   let balances = 0;
   for (const account of core.ledger.accounts.values()) {
     const id = account.accountId;
-    check(account.openOrderCount === core.openOrderIdsOf(id).size, () => `account ${id} counts ${account.openOrderCount} open orders`);
+    check(account.openOrderCount === core.spot.openOrderIdsOf(id).size, () => `account ${id} counts ${account.openOrderCount} open orders`);
     for (const [asset, balance] of account.balances) {
       const k = key(id, asset);
       check(balance.free >= 0n && balance.locked >= 0n, () => `${k} negative: ${balance.free}/${balance.locked}`);

@@ -122,7 +122,7 @@ export class CoreHarness {
 
   /** Resting order ids of a book side, best price first then time priority. */
   bookOrderIds(symbolName: string, side: Side): number[] {
-    const book = this.core.symbol(symbolName).book;
+    const book = this.core.spot.symbol(symbolName).book;
     return [...(side === 'BUY' ? book.bids : book.asks).orders()].map((o) => o.orderId);
   }
 

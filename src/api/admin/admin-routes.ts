@@ -102,7 +102,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
   route('GET', '/users/:userId/api-keys', ({ params }) => {
     const userId = pathId(params.userId, 'user');
     if (!exchange.core.ledger.users.has(userId)) throw new BourseError('NOT_FOUND', [`user ${userId}`]);
-    return [...exchange.core.apiKeys.values()]
+    return [...exchange.core.catalogue.apiKeys.values()]
       .filter((k) => k.userId === userId)
       .map((k) => ({
         apiKey: k.apiKey,

@@ -1,5 +1,5 @@
 import { BourseError } from '../../core/errors.js';
-import type { ApiKeyRecord } from '../../exchange/exchange-core.js';
+import type { ApiKeyRecord } from '../../exchange/catalogue-module.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Endpoint } from '../endpoint.js';
 import { readLong, type Params } from '../params.js';
@@ -66,7 +66,7 @@ export class Authenticator {
     const apiKey = extractApiKey(request.headers, request.params);
     if (apiKey === undefined) throw new BourseError('UNAUTHORIZED');
     if (!isApiKeyFormat(apiKey)) throw new BourseError('API_KEY_FORMAT');
-    const key = this.exchange.core.apiKeys.get(apiKey);
+    const key = this.exchange.core.catalogue.apiKeys.get(apiKey);
     if (key === undefined || key.revoked || !this.ipAllowed(key, request.ip)) throw new BourseError('INVALID_API_KEY');
     this.chargeWeight(`key:${apiKey}`, weight, request.ip, headers);
 

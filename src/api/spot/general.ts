@@ -5,7 +5,7 @@ import { attoText, EXCHANGE_ID } from './views.js';
 /** A3 in its two views: the seed's three filters, or coinsph's richer `/exchangeInfo` (area A §3.1). */
 function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLimitConfig): Record<string, unknown> {
   const core = ctx.exchange.core;
-  const symbols = [...core.symbols.values()]
+  const symbols = [...core.spot.symbols.values()]
     .sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1))
     .map(({ spec }) => {
       const filters: Record<string, unknown>[] = [
@@ -16,7 +16,7 @@ function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLim
       if (rich) {
         filters.push(
           { filterType: 'NOTIONAL', minNotional: attoText(spec.minNotionalAtto) },
-          { filterType: 'MAX_NUM_ORDERS', limit: core.limits.maxOpenOrdersPerSymbol },
+          { filterType: 'MAX_NUM_ORDERS', limit: core.spot.limits.maxOpenOrdersPerSymbol },
         );
       }
       return {
@@ -60,7 +60,7 @@ function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLim
       { rateLimitType: 'ORDERS', interval: 'SECOND', intervalUnit: 1, limit: limits.ordersPerSecond },
       { rateLimitType: 'ORDERS', interval: 'DAY', intervalUnit: 1, limit: limits.ordersPerDay },
     ],
-    brokerFilters: rich ? [{ filterType: 'BROKER_MAX_NUM_ORDERS', limit: core.limits.maxOpenOrdersPerAccount }] : [],
+    brokerFilters: rich ? [{ filterType: 'BROKER_MAX_NUM_ORDERS', limit: core.spot.limits.maxOpenOrdersPerAccount }] : [],
     symbols,
     options: [],
     contracts: [],
@@ -127,7 +127,7 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
       weight: 1,
       params: [],
       handler: (ctx) =>
-        [...ctx.exchange.core.symbols.values()]
+        [...ctx.exchange.core.spot.symbols.values()]
           .filter((s) => s.spec.status === 'TRADING')
           .sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1))
           .map(({ spec }) => ({ symbol: spec.symbol, quoteToken: spec.quoteAsset, baseToken: spec.baseAsset })),

@@ -1,6 +1,6 @@
 import { formatUnits } from '../../core/decimal.js';
 import type { PriceLevel } from '../../engine/price-level.js';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import { ratioUnits, type MarketData } from '../../market/market-data.js';
 import { attoText } from './views.js';
 

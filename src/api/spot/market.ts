@@ -1,5 +1,5 @@
 import { BourseError } from '../../core/errors.js';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import { KLINE_INTERVALS, isKlineInterval, nextBarOpenTime } from '../../market/kline-intervals.js';
 import { JsonText, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import { readInt, readLimit, readString, readTimeRange, type Params } from '../params.js';
@@ -29,7 +29,7 @@ function symbolsParam(ctx: RequestContext): SymbolState[] | undefined {
   }
   const list = (names as string[]).map((n) => n.trim().replace(/[a-z]+/g, (r) => r.toUpperCase())).filter((n) => n.length > 0);
   if (list.length === 0 || list.length > MAX_SYMBOLS) throw new BourseError('INVALID_PARAM_VALUE', ['symbols']);
-  return list.map((name) => ctx.exchange.core.symbols.get(name) ?? invalidSymbol());
+  return list.map((name) => ctx.exchange.core.spot.symbols.get(name) ?? invalidSymbol());
 }
 
 function invalidSymbol(): never {
@@ -42,7 +42,7 @@ function tickerSymbols(ctx: RequestContext): { single: boolean; states: SymbolSt
   if (one !== undefined) return { single: true, states: [one] };
   const many = symbolsParam(ctx);
   if (many !== undefined) return { single: false, states: many };
-  const all = [...ctx.exchange.core.symbols.values()].sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1));
+  const all = [...ctx.exchange.core.spot.symbols.values()].sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1));
   return { single: false, states: all };
 }
 

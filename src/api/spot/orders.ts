@@ -1,6 +1,6 @@
 import { BourseError, reject } from '../../core/errors.js';
 import type { OrderRow, OrderType, PlaceOrderCommand, Side, TimeInForce } from '../../core/types.js';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import type { CancelOrderResult, PlaceOrderResult } from '../../exchange/order-commands.js';
 import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import {
@@ -25,7 +25,7 @@ const MAX_RECV_WINDOW_MS = 60_000;
 export function symbolParam(ctx: RequestContext, name = 'symbol', required = false): SymbolState | undefined {
   const text = readSymbol(ctx.params, name, { required });
   if (text === undefined) return undefined;
-  const state = ctx.exchange.core.symbols.get(text);
+  const state = ctx.exchange.core.spot.symbols.get(text);
   if (state === undefined) throw new BourseError('INVALID_SYMBOL');
   return state;
 }
@@ -97,7 +97,7 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
   const history = ctx.exchange.history;
   const accountId = requireKey(ctx).accountId;
   const byId = orderId === undefined ? undefined : history.getOrder(accountId, orderId);
-  const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.clientOrderIds.orderIdOf(accountId, clientOrderId);
+  const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.spot.clientOrderIds.orderIdOf(accountId, clientOrderId);
   const byClient = orderIdOfClientId === undefined ? undefined : history.getOrder(accountId, orderIdOfClientId);
   const found = orderId !== undefined ? byId : byClient;
   if (found === undefined || (orderId !== undefined && clientOrderId !== undefined && byClient?.orderId !== found.orderId)) {
@@ -107,7 +107,7 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
 }
 
 function record(ctx: RequestContext, row: OrderRow): Record<string, unknown> {
-  return orderRecord(row, ctx.exchange.core.symbols.get(row.symbol)?.spec);
+  return orderRecord(row, ctx.exchange.core.spot.symbols.get(row.symbol)?.spec);
 }
 
 const ORDER_PARAMS: readonly ParamDoc[] = [
@@ -167,7 +167,7 @@ export function orderEndpoints(): Endpoint[] {
       handler: async (ctx) => {
         const command = orderCommand(ctx, false);
         const result = await ctx.exchange.submit<PlaceOrderResult>(command);
-        const spec = ctx.exchange.core.symbol(command.symbol).spec;
+        const spec = ctx.exchange.core.spot.symbol(command.symbol).spec;
         return newOrderReply(result.order, spec, result.fills);
       },
     },

@@ -1,5 +1,5 @@
 import type { BookSide } from '../../engine/book-side.js';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import { levelPairs, levelQty, priceText } from '../spot/market-views.js';
 
 /**

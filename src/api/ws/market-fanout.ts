@@ -1,5 +1,5 @@
 import type { TradeRow } from '../../core/types.js';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import type { KlineInterval } from '../../market/kline-intervals.js';
 import type { Bar } from '../../market/kline-series.js';
 import type { MarketData } from '../../market/market-data.js';
@@ -13,7 +13,7 @@ import { TRADE_SNAPSHOT_SIZE, topicLimit } from './market-topics.js';
 
 /** What the streams read: the books (current state) and the market read models. */
 export interface MarketSource {
-  readonly core: { readonly symbols: ReadonlyMap<string, SymbolState> };
+  readonly core: { readonly spot: { readonly symbols: ReadonlyMap<string, SymbolState> } };
   readonly market: MarketData;
 }
 
@@ -187,7 +187,7 @@ export class MarketFanout {
 
   /** A subscribed symbol's state; symbols are never delisted, so it is there. */
   private stateOf(symbol: string): SymbolState {
-    const state = this.source.core.symbols.get(symbol);
+    const state = this.source.core.spot.symbols.get(symbol);
     if (state === undefined) throw new Error(`subscribed symbol ${symbol} is not listed`);
     return state;
   }

@@ -1,5 +1,5 @@
 import type { TradeRow } from '../../core/types.js';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import type { Bar } from '../../market/kline-series.js';
 import type { MarketData, PublicTrade } from '../../market/market-data.js';
 import { bestLevels, levelPairs, ticker24h } from '../spot/market-views.js';

@@ -1,4 +1,4 @@
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import type { MarketErrorName, RequestId } from './market-errors.js';
 import { parseTopic, type Topic } from './market-topics.js';
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import { errorFrame } from './market-errors.js';
 import type { MarketFanout } from './market-fanout.js';
 import { readClientMessage } from './market-request.js';

@@ -63,7 +63,7 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
   const socketsPerIp = new Map<string, number>();
   const context = {
     fanout,
-    lookup: (symbol: string) => deps.exchange.core.symbols.get(symbol),
+    lookup: (symbol: string) => deps.exchange.core.spot.symbols.get(symbol),
     clock: deps.clock,
     idleMs: options.idleMs ?? IDLE_MS,
     logger: deps.logger,

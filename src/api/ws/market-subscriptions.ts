@@ -1,4 +1,4 @@
-import type { SymbolState } from '../../exchange/exchange-core.js';
+import type { SymbolState } from '../../exchange/spot-module.js';
 import type { Topic, TopicKind } from './market-topics.js';
 
 /** (symbol, topic) pairs one socket may hold (area A §8.2). */

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { BourseError } from '../../core/errors.js';
 import type { BalanceEvent, CoreEvent, OrderEvent } from '../../core/types.js';
-import type { ApiKeyRecord } from '../../exchange/exchange-core.js';
+import type { ApiKeyRecord } from '../../exchange/catalogue-module.js';
 import { isOpenStatus } from '../../exchange/live-order.js';
 import type { CommitInfo } from '../../exchange/sequencer.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
@@ -52,7 +52,7 @@ export interface StreamLogger {
 export interface UserStreamDeps {
   listenKeys: ListenKeys;
   /** Key permissions give `outboundAccountInfo`'s `T` and `W`. */
-  exchange: { readonly core: { readonly apiKeys: ReadonlyMap<string, ApiKeyRecord> } };
+  exchange: { readonly core: { readonly catalogue: { readonly apiKeys: ReadonlyMap<string, ApiKeyRecord> } } };
   /** A refused socket (over a limit) is a strike against the IP. */
   limiter: Pick<RateLimiter, 'strike'>;
   clock: () => number;
@@ -232,7 +232,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
       // T and W depend on the key behind each listenKey: one text per distinct pair.
       const texts = new Map<string, string>();
       for (const connection of byAccount.get(accountId) ?? []) {
-        const key = deps.exchange.core.apiKeys.get(connection.binding.apiKey);
+        const key = deps.exchange.core.catalogue.apiKeys.get(connection.binding.apiKey);
         const canTrade = key?.permissions.includes('TRADE') ?? false;
         const canWithdraw = key?.permissions.includes('WITHDRAW') ?? false;
         const variant = `${canTrade}:${canWithdraw}`;

@@ -47,7 +47,7 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
   const settle = (id: number, outcome: Outcome): void => {
     // One message per batch: the outcomes are settled together, inside the batch's turn.
     if (settled.length === 0) queueMicrotask(sendSettled);
-    settled.push(outcome.accepted ? [id, outcome.stamped.seq, outcome.stamped.ts] : [id, outcome.error.errorName, outcome.error.message]);
+    settled.push(outcome.accepted ? [id, outcome.stamped.seq, outcome.stamped.ts] : [id, outcome.error.wireName, outcome.error.wireText()]);
   };
 
   port.on('message', (message: ToCoreWorker) => {

@@ -22,7 +22,7 @@ export type ToCoreWorker =
   | { type: 'close' };
 
 /** Committed as the `seq`-th command at `ts`; or refused with a registry error and its message. */
-export type Settled = [id: number, seq: number, ts: number] | [id: number, errorName: string, msg: string];
+export type Settled = [id: number, seq: number, ts: number] | [id: number, wireName: string, wireText: string];
 
 export type FromCoreWorker =
   | { type: 'ready'; lastSeq: number }

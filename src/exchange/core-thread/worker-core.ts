@@ -8,7 +8,8 @@
  */
 
 import { Worker } from 'node:worker_threads';
-import { BourseError, reviveError } from '../../core/errors.js';
+import { BourseError } from '../../core/errors.js';
+import { reviveRefusal } from '../../core/revive.js';
 import { emptyDerivedRows, type Command, type StampedCommand } from '../../core/types.js';
 import { openSqliteStore, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { CoreHost, CoreHostOptions } from '../core-host.js';
@@ -203,7 +204,7 @@ class WorkerCore implements CoreHost {
         results.push(result);
         answers.push(() => pending.resolve(result));
       } else {
-        const error = reviveError(entry[1], String(entry[2]));
+        const error = reviveRefusal(entry[1], String(entry[2]));
         answers.push(() => pending.reject(error));
       }
     }

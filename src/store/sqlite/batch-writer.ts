@@ -6,7 +6,7 @@
  */
 
 import type Database from 'better-sqlite3';
-import type { DerivedRows, StampedCommand } from '../../core/types.js';
+import type { DerivedRows, ModuleRow, StampedCommand } from '../../core/types.js';
 import {
   DEPOSIT_INSERT_COLUMNS,
   FLOW_INSERT_COLUMNS,
@@ -78,6 +78,8 @@ export function prepareBatchWrite(db: Database.Database): BatchWrite {
     withdrawalValues,
   );
 
+  const moduleRows = prepareModuleRowsWrite(db);
+
   return db.transaction((commands: readonly StampedCommand[], rows: DerivedRows): void => {
     journal(commands);
     // Rows of one kind are written in the order they were derived, so an order's last state wins.
@@ -86,5 +88,26 @@ export function prepareBatchWrite(db: Database.Database): BatchWrite {
     flows(rows.flows);
     deposits(rows.deposits);
     withdrawals(rows.withdrawals);
+    moduleRows(rows.moduleRows);
   });
+}
+
+/**
+ * Upserts of the modules' own tables, one statement per table and column list, prepared when
+ * first met (a module's rows of one table always carry the same columns).
+ */
+function prepareModuleRowsWrite(db: Database.Database): (rows: readonly ModuleRow[]) => void {
+  const statements = new Map<string, Database.Statement<SqlValue[]>>();
+  return (rows) => {
+    for (const row of rows) {
+      const columns = Object.keys(row.values);
+      const signature = `${row.table}(${columns.join(',')})`;
+      let statement = statements.get(signature);
+      if (statement === undefined) {
+        statement = db.prepare<SqlValue[]>(upsertSql(row.table, columns, 1));
+        statements.set(signature, statement);
+      }
+      statement.run(...Object.values(row.values));
+    }
+  };
 }

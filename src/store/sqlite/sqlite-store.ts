@@ -4,7 +4,7 @@
  */
 
 import Database from 'better-sqlite3';
-import type { DepositRow, DerivedRows, FlowRow, OrderRow, StampedCommand, TradeRow, WithdrawalRow } from '../../core/types.js';
+import { derivedRowCount, type DepositRow, type DerivedRows, type FlowRow, type OrderRow, type StampedCommand, type TradeRow, type WithdrawalRow } from '../../core/types.js';
 import type {
   FlowQuery,
   FlowSum,
@@ -78,8 +78,7 @@ export class SqliteStore implements Store {
 
   appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): void {
     if (commands.length === 0) {
-      const rowCount =
-        rows.orders.length + rows.trades.length + rows.flows.length + rows.deposits.length + rows.withdrawals.length;
+      const rowCount = derivedRowCount(rows);
       if (rowCount > 0) throw new Error(`appendBatch: ${rowCount} derived rows without a command`);
       return;
     }

@@ -31,7 +31,7 @@ describe('deposits', () => {
         msg: "Data sent for paramter 'amount' is not valid.",
       });
     }
-    expect(h.core.nextDepositId).toBe(1);
+    expect(h.core.funds.nextDepositId).toBe(1);
     expect(h.refuse({ type: 'deposit', accountId, asset: 'DOGE', amount: '1', txId: '' }).toBody()).toEqual({ code: -1000, msg: 'asset DOGE does not exist.' });
     expect(h.refuse({ type: 'deposit', accountId: 99, asset: 'BTC', amount: '1', txId: '' }).code).toBe(-1000);
   });

@@ -91,7 +91,7 @@ describe('validation order of area A §4.2 steps 5–12', () => {
 
   it('when the client id is used and the open-order limit is reached, then -1141 comes first (step 9 before 10)', () => {
     const { h, accountId } = trader();
-    h.core.limits = { maxOpenOrdersPerSymbol: 1, maxOpenOrdersPerAccount: 1000 };
+    h.core.spot.limits = { maxOpenOrdersPerSymbol: 1, maxOpenOrdersPerAccount: 1000 };
     h.place(limit(accountId, 'BTCUSDT', 'BUY', '30000', '0.1', { clientOrderId: 'x' }));
     expect(h.refuse(limit(accountId, 'BTCUSDT', 'BUY', '30000', '0.1', { clientOrderId: 'x' })).toBody()).toEqual({
       code: -1141,
@@ -101,7 +101,7 @@ describe('validation order of area A §4.2 steps 5–12', () => {
 
   it('when the open-order limit is reached and the balance is short, then -2010 comes first (step 10 before 11)', () => {
     const { h, accountId } = trader();
-    h.core.limits = { maxOpenOrdersPerSymbol: 1, maxOpenOrdersPerAccount: 1000 };
+    h.core.spot.limits = { maxOpenOrdersPerSymbol: 1, maxOpenOrdersPerAccount: 1000 };
     h.place(limit(accountId, 'BTCUSDT', 'BUY', '30000', '0.1'));
     expect(h.refuse(limit(accountId, 'BTCUSDT', 'BUY', '30000', '999')).code).toBe(-2010);
   });
@@ -111,7 +111,7 @@ describe('open-order limits (-2010)', () => {
   it('when the account holds maxOpenOrdersPerSymbol open orders on the symbol, then the next is refused there but not elsewhere', () => {
     const { h, accountId } = trader();
     h.deposit(accountId, 'ETH', '100');
-    h.core.limits = { maxOpenOrdersPerSymbol: 2, maxOpenOrdersPerAccount: 3 };
+    h.core.spot.limits = { maxOpenOrdersPerSymbol: 2, maxOpenOrdersPerAccount: 3 };
     h.place(limit(accountId, 'BTCUSDT', 'BUY', '30000', '0.1'));
     h.place(limit(accountId, 'BTCUSDT', 'SELL', '31000', '0.1'));
     expect(h.refuse(limit(accountId, 'BTCUSDT', 'BUY', '29000', '0.1')).toBody()).toEqual({
@@ -129,7 +129,7 @@ describe('open-order limits (-2010)', () => {
   it('when an open order is canceled or filled, then its slot is free again', () => {
     const { h, accountId } = trader();
     const other = h.funded({ BTC: '1' });
-    h.core.limits = { maxOpenOrdersPerSymbol: 1, maxOpenOrdersPerAccount: 1000 };
+    h.core.spot.limits = { maxOpenOrdersPerSymbol: 1, maxOpenOrdersPerAccount: 1000 };
     h.place(limit(accountId, 'BTCUSDT', 'BUY', '30000', '0.1'));
     h.ok({ type: 'cancelOrder', accountId, orderId: 1 });
     h.place(limit(accountId, 'BTCUSDT', 'BUY', '30000', '0.1'));

@@ -31,7 +31,7 @@ describe('IOC', () => {
     expect(result.fills).toEqual([]);
     expect(h.lastRows.orders.length).toBe(1);
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '100000', locked: '0' });
-    expect(h.core.nextOrderId).toBe(3);
+    expect(h.core.spot.nextOrderId).toBe(3);
   });
 });
 
@@ -51,7 +51,7 @@ describe('FOK', () => {
       ['30000', '0.2'],
       ['30002', '0.3'],
     ]);
-    const book = h.core.symbol('BTCUSDT').book;
+    const book = h.core.spot.symbol('BTCUSDT').book;
     const versionBefore = book.version;
     const result = h.place(limit(buyer, 'BTCUSDT', 'BUY', '30001', '0.5', { timeInForce: 'FOK' }));
     expect(result.order).toMatchObject({ status: 'CANCELED', executedQty: '0' });
@@ -71,7 +71,7 @@ describe('FOK', () => {
     const refused = h.place(limit(buyer, 'BTCUSDT', 'BUY', '30000', '0.4', { timeInForce: 'FOK' }));
     expect(refused.order).toMatchObject({ status: 'CANCELED', executedQty: '0' });
     expect(h.bookOrderIds('BTCUSDT', 'SELL')).toEqual([1, 2, 3]);
-    expect(h.core.symbol('BTCUSDT').book.get(1)?.remainingLots).toBe(200_000);
+    expect(h.core.spot.symbol('BTCUSDT').book.get(1)?.remainingLots).toBe(200_000);
     expect(stateHash(h.core)).not.toBe(before);
     const filled = h.place(limit(buyer, 'BTCUSDT', 'BUY', '30000', '0.2', { timeInForce: 'FOK' }));
     expect(filled.order).toMatchObject({ status: 'FILLED', executedQty: '0.2' });

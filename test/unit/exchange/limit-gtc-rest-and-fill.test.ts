@@ -52,7 +52,7 @@ describe('LIMIT GTC', () => {
       [1, 'PARTIALLY_FILLED', '0.4'],
       [2, 'FILLED', '0.4'],
     ]);
-    expect(h.core.symbol('BTCUSDT').book.get(1)?.remainingLots).toBe(600_000);
+    expect(h.core.spot.symbol('BTCUSDT').book.get(1)?.remainingLots).toBe(600_000);
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '88000', locked: '0' });
     expect(h.balance(buyer, 'BTC')).toEqual({ free: '0.4', locked: '0' });
     expect(h.balance(seller, 'BTC')).toEqual({ free: '0', locked: '0.6' });
@@ -68,13 +68,13 @@ describe('LIMIT GTC', () => {
     expect(result.order).toMatchObject({ status: 'PARTIALLY_FILLED', origQty: '0.7', executedQty: '0.5', cummulativeQuoteQty: '15000' });
     expect(h.bookOrderIds('BTCUSDT', 'SELL')).toEqual([]);
     expect(h.bookOrderIds('BTCUSDT', 'BUY')).toEqual([2]);
-    expect(h.core.liveOrders.get(2)?.lockedAtoms).toBe(600_000_000_000n);
+    expect(h.core.spot.liveOrders.get(2)?.lockedAtoms).toBe(600_000_000_000n);
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '79000', locked: '6000' });
     expect(h.lastRows.orders.map((o) => [o.orderId, o.status])).toEqual([
       [1, 'FILLED'],
       [2, 'PARTIALLY_FILLED'],
     ]);
-    expect(h.core.liveOrders.has(1)).toBe(false);
+    expect(h.core.spot.liveOrders.has(1)).toBe(false);
   });
 
   it('when a buy meets exactly its quantity over two makers, then both makers and the taker are FILLED and nothing stays locked', () => {
@@ -93,8 +93,8 @@ describe('LIMIT GTC', () => {
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '70000', locked: '0' });
     expect(h.balance(s1, 'BTC')).toEqual({ free: '0.75', locked: '0' });
     expect(h.balance(s2, 'USDT')).toEqual({ free: '22500', locked: '0' });
-    expect(h.core.symbol('BTCUSDT').book.size).toBe(0);
-    expect(h.core.liveOrders.size).toBe(0);
+    expect(h.core.spot.symbol('BTCUSDT').book.size).toBe(0);
+    expect(h.core.spot.liveOrders.size).toBe(0);
   });
 
   it('when a buy fills below its limit and rests, then the price difference is freed at once and only the rest stays locked', () => {
@@ -107,7 +107,7 @@ describe('LIMIT GTC', () => {
     expect(result.order).toMatchObject({ price: '30000', executedQty: '0.3', cummulativeQuoteQty: '8700', status: 'PARTIALLY_FILLED' });
     // 100000 − 8700 paid − 0.2 × 30000 still locked; the 0.3 × 1000 improvement is free.
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '85300', locked: '6000' });
-    expect(h.core.liveOrders.get(2)?.lockedAtoms).toBe(600_000_000_000n);
+    expect(h.core.spot.liveOrders.get(2)?.lockedAtoms).toBe(600_000_000_000n);
   });
 
   it('when a sell crosses a higher bid, then it trades at the bid (the resting price)', () => {

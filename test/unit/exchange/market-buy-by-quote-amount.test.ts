@@ -34,7 +34,7 @@ describe('MARKET BUY sized by quote amount', () => {
     });
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '10000.01512', locked: '0' });
     expect(h.balance(buyer, 'BTC')).toEqual({ free: '0.333244', locked: '0' });
-    expect(h.core.symbol('BTCUSDT').book.get(3)?.remainingLots).toBe(466_756);
+    expect(h.core.spot.symbol('BTCUSDT').book.get(3)?.remainingLots).toBe(466_756);
   });
 
   it('when the amount is spent exactly, then the order is FILLED', () => {

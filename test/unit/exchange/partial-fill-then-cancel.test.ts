@@ -47,7 +47,7 @@ describe('partial fill, then cancel', () => {
     });
     expect(h.balance(buyer, 'USDT')).toEqual({ free: '88000', locked: '0' });
     expect(h.bookOrderIds('BTCUSDT', 'BUY')).toEqual([]);
-    expect(h.core.liveOrders.size).toBe(0);
+    expect(h.core.spot.liveOrders.size).toBe(0);
     expect(h.core.ledger.account(buyer).openOrderCount).toBe(0);
     expect(h.lastRows.orders).toEqual([result.order]);
     expect(h.lastRows.flows).toEqual([]);

@@ -87,8 +87,17 @@ describe('recover (DESIGN.md §1 rule 4)', () => {
       ids.set(row.accountId, own);
     }
     expect([...(ids.get(buyer) ?? [])]).toEqual([['3', 2], ['3-1', 3], ['4', 4]]);
+    // Version 1 was one flat object: today's image with its ledger and module parts merged.
+    const today = JSON.parse(serializeCore(h.core)) as { lastSeq: number; lastTs: number; ledger: Record<string, object>; modules: Record<string, Record<string, object>> };
+    const { catalogue, spot, funds } = today.modules;
     const v1 = JSON.stringify({
-      ...(JSON.parse(serializeCore(h.core)) as object),
+      ...today.ledger,
+      ...catalogue,
+      ...spot,
+      ...funds,
+      lastSeq: today.lastSeq,
+      lastTs: today.lastTs,
+      counters: { ...today.ledger.counters, ...spot.counters, ...funds.counters },
       version: 1,
       clientOrderIds: [...ids].sort((a, b) => a[0] - b[0]).map(([accountId, own]) => [accountId, [...own].sort()]),
     });
@@ -99,7 +108,7 @@ describe('recover (DESIGN.md §1 rule 4)', () => {
     const recovered = recover(store);
     expect({ snapshotSeq: recovered.snapshotSeq, replayed: recovered.replayed }).toEqual({ snapshotSeq: h.core.lastSeq - 1, replayed: 1 });
     expect(stateHash(recovered.core)).toBe(stateHash(h.core));
-    expect(['ask-1', '3', '3-1', '4', '5'].map((id) => recovered.core.clientOrderIds.orderIdOf(id === 'ask-1' ? seller : buyer, id))).toEqual([1, 2, 3, 4, 5]);
+    expect(['ask-1', '3', '3-1', '4', '5'].map((id) => recovered.core.spot.clientOrderIds.orderIdOf(id === 'ask-1' ? seller : buyer, id))).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('when the snapshot text is changed, then recovery refuses it as corrupt', () => {

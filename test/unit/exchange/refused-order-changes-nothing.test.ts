@@ -10,7 +10,7 @@ function setup() {
   h.place(limit(maker, 'BTCUSDT', 'BUY', '29000', '0.1', { clientOrderId: 'used' }));
   h.place(limit(maker, 'BTCUSDT', 'SELL', '31000', '0.1'));
   const fresh = h.funded({ USDT: '1000', BTC: '0.01' });
-  h.core.limits = { maxOpenOrdersPerSymbol: 2, maxOpenOrdersPerAccount: 1000 };
+  h.core.spot.limits = { maxOpenOrdersPerSymbol: 2, maxOpenOrdersPerAccount: 1000 };
   return { h, maker, fresh };
 }
 

@@ -13,9 +13,9 @@ describe('self-trade prevention: expire taker', () => {
     expect(result.order).toMatchObject({ orderId: 3, status: 'CANCELED', executedQty: '0.1', cummulativeQuoteQty: '3000' });
     expect(h.bookOrderIds('BTCUSDT', 'SELL')).toEqual([1]);
     expect(h.bookOrderIds('BTCUSDT', 'BUY')).toEqual([]);
-    const ownAsk = h.core.liveOrders.get(1);
+    const ownAsk = h.core.spot.liveOrders.get(1);
     expect(ownAsk).toMatchObject({ status: 'NEW', executedLots: 0, lockedAtoms: 20_000_000n });
-    expect(h.core.symbol('BTCUSDT').book.get(1)?.remainingLots).toBe(200_000);
+    expect(h.core.spot.symbol('BTCUSDT').book.get(1)?.remainingLots).toBe(200_000);
     expect(h.lastRows.orders.map((o) => [o.orderId, o.status])).toEqual([
       [2, 'FILLED'],
       [3, 'CANCELED'],

@@ -352,7 +352,7 @@ describe('Sequencer.enqueue', () => {
     expect(refused.accepted).toBe(false);
     if (refused.accepted) return;
     expect(refused.error).toBeInstanceOf(BourseError);
-    expect(refused.error.errorName).toBe('INSUFFICIENT_BALANCE');
+    expect(refused.error.wireName).toBe('A:INSUFFICIENT_BALANCE');
     expect([...store.readJournal(0)].map((s) => s.seq)).toEqual([1]);
   });
 

@@ -104,7 +104,7 @@ describe('withdrawals (area A §5.3)', () => {
     h.ok(withdrawal(accountId, '50'));
     expect(h.ok(withdrawal(accountId, '50.000'))).toEqual({ withdrawalId: 1 });
     expect(h.balance(accountId, 'USDT')).toEqual({ free: '49', locked: '51' });
-    expect(h.core.withdrawals.size).toBe(1);
+    expect(h.core.funds.withdrawals.size).toBe(1);
   });
 
   it('when the same clientOrderId comes with other values, then -1174', () => {
@@ -134,7 +134,7 @@ describe('withdrawals (area A §5.3)', () => {
     expect(h.refuse(withdrawal(accountId, '-50')).toBody()).toEqual(bad('withdrawQuantity'));
     expect(h.refuse(withdrawal(accountId, '100', { asset: 'MXN' })).toBody()).toEqual(bad('tokenId'));
     expect(h.refuse(withdrawal(accountId, '100', { asset: 'DOGE' })).toBody()).toEqual(bad('tokenId'));
-    expect(h.core.withdrawals.size).toBe(0);
+    expect(h.core.funds.withdrawals.size).toBe(0);
     h.ok(withdrawal(accountId, '10'));
   });
 });

@@ -42,7 +42,7 @@ function order(accountId: number, side: Side, price: string, quantity: string, a
 }
 
 function subscribe(socket: Socket, request: object): string | undefined {
-  const message = readClientMessage(JSON.stringify(request), (symbol) => h.core.symbols.get(symbol));
+  const message = readClientMessage(JSON.stringify(request), (symbol) => h.core.spot.symbols.get(symbol));
   if (message.kind !== 'subscription') throw new Error(`not a subscription: ${JSON.stringify(message)}`);
   return fanout.apply(socket, socket.own, message.request);
 }
@@ -281,7 +281,7 @@ describe('subscription bookkeeping', () => {
       h.ok({ type: 'addSymbol', symbol: `${asset}USDT`, baseAsset: asset, quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.01', minPrice: '0.01', maxPrice: '1000', minQty: '0.01', maxQty: '1000', minNotional: '1' });
     }
     const s = new Socket();
-    const symbols = [...h.core.symbols.keys()];
+    const symbols = [...h.core.spot.symbols.keys()];
     const topics = ['trade', 'depth', 'diffDepth', 'bookTicker', 'realtimes', ...['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M'].map((i) => `kline_${i}`)];
     let pairs = 0;
     for (const topic of topics) {

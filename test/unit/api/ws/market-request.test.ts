@@ -4,7 +4,7 @@ import { readClientMessage, type ClientMessage } from '../../../../src/api/ws/ma
 import { createCoreHarness } from '../../../support/core-harness.js';
 
 const core = createCoreHarness().core;
-const lookup = (symbol: string) => core.symbols.get(symbol);
+const lookup = (symbol: string) => core.spot.symbols.get(symbol);
 const read = (text: string | object): ClientMessage => readClientMessage(typeof text === 'string' ? text : JSON.stringify(text), lookup);
 
 /** A sub request's summary: what the fan-out acts on. */

@@ -6,7 +6,7 @@ import { ListenKeys } from '../../../../src/api/ws/listen-keys.js';
 import { attachUpgradeRouter } from '../../../../src/api/ws/upgrade-router.js';
 import { createUserStreams, type UserStreamLimits, type UserStreams } from '../../../../src/api/ws/user-stream.js';
 import { emptyDerivedRows, PERMISSIONS, type BalanceEvent, type Command, type CoreEvent, type OrderEvent, type OrderRow } from '../../../../src/core/types.js';
-import type { ApiKeyRecord } from '../../../../src/exchange/exchange-core.js';
+import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js';
 import { refusedHandshake, WsProbe } from '../../../support/ws-client.js';
 
 const T0 = 1_700_000_000_000;
@@ -138,7 +138,7 @@ describe('W1 user data stream', () => {
     const warnings: string[] = [];
     const streams = createUserStreams({
       listenKeys,
-      exchange: { core: { apiKeys } },
+      exchange: { core: { catalogue: { apiKeys } } },
       limiter: {
         strike: (ip) => {
           strikes.push(ip);

@@ -1,0 +1,103 @@
+import type { Command } from '../core/types.js';
+import type { CommitSubscriber } from './commit-subscribers.js';
+import type { Deadline } from './core-module.js';
+
+/** The longest a Node timer can wait; a later deadline is re-armed when this one fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface Timers {
+  set(callback: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const NODE_TIMERS: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms).unref(),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface DeadlineSchedulerOptions {
+  /** The committed core's deadlines, earliest first. */
+  deadlines: () => readonly Deadline[];
+  submit: (command: Command) => Promise<unknown>;
+  clock: () => number;
+  timers?: Timers;
+  /** A due command the core refused or could not take (a stale one is refused by its guard). */
+  onRefused?: (command: Command, error: unknown) => void;
+}
+
+/**
+ * Submits time-driven transitions (DESIGN.md §1 rule 10) outside the core: after every commit, and
+ * at start, it arms one timer for the earliest deadline in state; when it fires, every due command
+ * goes through the sequencer. A deadline that passed while the server was down is due at start,
+ * and fires once: its command changes the object, which then carries no such deadline, and a
+ * repeated submission is refused by the status the command expects.
+ */
+export class DeadlineScheduler implements CommitSubscriber {
+  private readonly timers: Timers;
+  private timer: unknown;
+  private armedAt: number | undefined;
+  /** Commands submitted and not yet settled, by their JSON: never submitted twice at once. */
+  private readonly inFlight = new Set<string>();
+  private stopped = false;
+
+  constructor(private readonly options: DeadlineSchedulerOptions) {
+    this.timers = options.timers ?? NODE_TIMERS;
+  }
+
+  /** Arms from the state recovered at start. */
+  start(): void {
+    this.rearm();
+  }
+
+  onCommit(): void {
+    this.rearm();
+  }
+
+  /** Submits every command due now; what the timer calls, and what tests call with a driven clock. */
+  fireDue(): Promise<void> {
+    const now = this.options.clock();
+    const settled: Promise<unknown>[] = [];
+    for (const deadline of this.options.deadlines()) {
+      if (deadline.at > now) break;
+      const key = JSON.stringify(deadline.command);
+      if (this.inFlight.has(key)) continue;
+      this.inFlight.add(key);
+      settled.push(
+        this.options
+          .submit(deadline.command)
+          .catch((error: unknown) => this.options.onRefused?.(deadline.command, error))
+          .finally(() => this.inFlight.delete(key)),
+      );
+    }
+    return Promise.all(settled).then(() => undefined);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.disarm();
+  }
+
+  private rearm(): void {
+    if (this.stopped) return;
+    const next = this.options.deadlines().find((deadline) => !this.inFlight.has(JSON.stringify(deadline.command)));
+    if (next === undefined) {
+      this.disarm();
+      return;
+    }
+    if (this.armedAt === next.at) return;
+    this.disarm();
+    this.armedAt = next.at;
+    const waitMs = Math.min(MAX_TIMER_MS, Math.max(0, next.at - this.options.clock()));
+    this.timer = this.timers.set(() => {
+      this.timer = undefined;
+      this.armedAt = undefined;
+      void this.fireDue().then(() => this.rearm());
+    }, waitMs);
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) this.timers.clear(this.timer);
+    this.timer = undefined;
+    this.armedAt = undefined;
+  }
+}

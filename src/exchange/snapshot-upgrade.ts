@@ -1,0 +1,46 @@
+import type { CatalogueImage } from './catalogue-module.js';
+import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js';
+import type { FundsImage } from './funds-module.js';
+import { IMAGE_VERSION, type CoreImage, type LedgerImage } from './snapshot.js';
+import type { SpotImage } from './spot-module.js';
+
+/**
+ * Images of versions 1 and 2 were one flat object for the whole (area A) core: version 1 listed
+ * every order's client id, version 2 carried them as `ClientOrderIdsImage`.
+ */
+export type OlderImage = Omit<LedgerImage, 'counters'> &
+  Omit<SpotImage, 'counters' | 'clientOrderIds'> &
+  Omit<FundsImage, 'counters'> &
+  CatalogueImage & {
+    lastSeq: number;
+    lastTs: number;
+    counters: LedgerImage['counters'] & SpotImage['counters'] & FundsImage['counters'];
+  } & ({ version: 1; clientOrderIds: [number, [string, number][]][] } | { version: 2; clientOrderIds: ClientOrderIdsImage });
+
+/** The same state in today's layout: each module's part under its name. */
+export function upgradeImage(old: OlderImage): CoreImage {
+  if (old.version !== 1 && old.version !== 2) throw new Error(`unknown snapshot version ${String((old as { version: unknown }).version)}`);
+  const c = old.counters;
+  const clientOrderIds = old.version === 1 ? ClientOrderIds.fromEntries(old.clientOrderIds).image(c.nextOrderId) : old.clientOrderIds;
+  const spot: SpotImage = { counters: { nextOrderId: c.nextOrderId, nextTradeId: c.nextTradeId }, limits: old.limits, symbols: old.symbols, orders: old.orders, clientOrderIds };
+  const funds: FundsImage = {
+    counters: { nextDepositId: c.nextDepositId, nextWithdrawalId: c.nextWithdrawalId },
+    withdrawals: old.withdrawals,
+    withdrawalClientIds: old.withdrawalClientIds,
+    transferClientIds: old.transferClientIds,
+  };
+  const catalogue: CatalogueImage = { apiKeys: old.apiKeys };
+  return {
+    version: IMAGE_VERSION,
+    lastSeq: old.lastSeq,
+    lastTs: old.lastTs,
+    ledger: {
+      counters: { nextUserId: c.nextUserId, nextAccountId: c.nextAccountId, nextFlowId: c.nextFlowId },
+      defaultFeeRates: old.defaultFeeRates,
+      assets: old.assets,
+      users: old.users,
+      accounts: old.accounts,
+    },
+    modules: { catalogue, spot, funds },
+  };
+}

@@ -1,0 +1,220 @@
+import { BourseError, reject } from '../core/errors.js';
+import type { AddSymbolCommand, Command, CommandType, OrderStatus, OrderType, SetSymbolStatusCommand, Side, SymbolStatus, TimeInForce } from '../core/types.js';
+import { OrderBook } from '../engine/order-book.js';
+import { buildSymbolSpec, type SymbolSpec } from '../engine/symbol-spec.js';
+import type { PostingContext } from '../ledger/ledger.js';
+import { decimalOrReject } from './amounts.js';
+import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js';
+import { sortedEntries, type CoreModule } from './core-module.js';
+import type { ExchangeCore } from './exchange-core.js';
+import type { LiveOrder } from './live-order.js';
+import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
+import { DEFAULT_CORE_LIMITS, setTradingConfig, type CoreLimits } from './trading-config.js';
+
+export interface SymbolState {
+  spec: SymbolSpec;
+  book: OrderBook;
+}
+
+export interface SpotImage {
+  counters: { nextOrderId: number; nextTradeId: number };
+  limits: CoreLimits;
+  symbols: {
+    symbol: string;
+    baseAsset: string;
+    quoteAsset: string;
+    status: SymbolStatus;
+    values: string[];
+    bookVersion: number;
+    bids: number[];
+    asks: number[];
+  }[];
+  orders: {
+    orderId: number;
+    accountId: number;
+    symbol: string;
+    clientOrderId: string;
+    side: Side;
+    type: OrderType;
+    timeInForce: TimeInForce;
+    priceTicks: number;
+    origLots: number;
+    quoteAmountAtoms: string;
+    executedLots: number;
+    cumQuoteAtoms: string;
+    lockedAtoms: string;
+    status: OrderStatus;
+    time: number;
+    updateTime: number;
+  }[];
+  clientOrderIds: ClientOrderIdsImage;
+}
+
+const SPEC_VALUES = [
+  'tickSizeAtto',
+  'stepSizeAtto',
+  'minPriceAtto',
+  'maxPriceAtto',
+  'minQtyAtto',
+  'maxQtyAtto',
+  'minNotionalAtto',
+] as const satisfies readonly (keyof SymbolSpec)[];
+
+const SPOT_COMMANDS = ['addSymbol', 'setSymbolStatus', 'placeOrder', 'cancelOrder', 'cancelOrders', 'setTradingConfig'] as const satisfies readonly CommandType[];
+type SpotCommand = Extract<Command, { type: (typeof SPOT_COMMANDS)[number] }>;
+
+/** Spot trading (area A): symbols with their books, live orders, client order ids, order limits. */
+export class SpotModule implements CoreModule<SpotImage> {
+  readonly name = 'spot';
+  readonly commandTypes = SPOT_COMMANDS;
+  readonly symbols = new Map<string, SymbolState>();
+  readonly liveOrders = new Map<number, LiveOrder>();
+  /** Open order ids per account, in creation order. */
+  readonly openOrdersByAccount = new Map<number, Set<number>>();
+  /** Every client order id an account ever used (area A §4.7), → order id. */
+  clientOrderIds = new ClientOrderIds();
+  limits: CoreLimits = { ...DEFAULT_CORE_LIMITS };
+  nextOrderId = 1;
+  nextTradeId = 1;
+
+  constructor(private readonly core: ExchangeCore) {}
+
+  apply(command: Command, ctx: PostingContext): unknown {
+    const cmd = command as SpotCommand;
+    switch (cmd.type) {
+      case 'placeOrder':
+        return placeOrder(this.core, cmd, ctx);
+      case 'cancelOrder':
+        return cancelOrder(this.core, cmd, ctx);
+      case 'cancelOrders':
+        return cancelOrders(this.core, cmd, ctx);
+      case 'setTradingConfig':
+        return setTradingConfig(this.core, cmd);
+      case 'addSymbol':
+        return this.addSymbol(cmd);
+      case 'setSymbolStatus':
+        return this.setSymbolStatus(cmd);
+    }
+  }
+
+  symbol(symbol: string): SymbolState {
+    return this.symbols.get(symbol) ?? reject('INVALID_SYMBOL');
+  }
+
+  openOrderIdsOf(accountId: number): Set<number> {
+    let ids = this.openOrdersByAccount.get(accountId);
+    if (ids === undefined) {
+      ids = new Set();
+      this.openOrdersByAccount.set(accountId, ids);
+    }
+    return ids;
+  }
+
+  private addSymbol(cmd: AddSymbolCommand): unknown {
+    if (this.symbols.has(cmd.symbol)) reject('INVALID_PARAM_VALUE', ['symbol'], `Symbol ${cmd.symbol} exists.`);
+    const ledger = this.core.ledger;
+    const base = ledger.assets.get(cmd.baseAsset);
+    const quote = ledger.assets.get(cmd.quoteAsset);
+    if (base === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.baseAsset}`]);
+    if (quote === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.quoteAsset}`]);
+    if (base.asset === quote.asset) reject('INVALID_PARAM_VALUE', ['quoteAsset']);
+    const spec = buildSymbolSpec({
+      symbol: cmd.symbol,
+      baseAsset: base.asset,
+      quoteAsset: quote.asset,
+      basePrecision: base.precision,
+      quotePrecision: quote.precision,
+      tickSizeAtto: decimalOrReject(cmd.tickSize, 'tickSize'),
+      stepSizeAtto: decimalOrReject(cmd.stepSize, 'stepSize'),
+      minPriceAtto: decimalOrReject(cmd.minPrice, 'minPrice'),
+      maxPriceAtto: decimalOrReject(cmd.maxPrice, 'maxPrice'),
+      minQtyAtto: decimalOrReject(cmd.minQty, 'minQty'),
+      maxQtyAtto: decimalOrReject(cmd.maxQty, 'maxQty'),
+      minNotionalAtto: decimalOrReject(cmd.minNotional, 'minNotional'),
+    });
+    if (typeof spec === 'string') reject('INVALID_PARAM_VALUE', ['symbol'], spec);
+    this.symbols.set(spec.symbol, { spec, book: new OrderBook() });
+    return { symbol: spec.symbol, status: spec.status };
+  }
+
+  private setSymbolStatus(cmd: SetSymbolStatusCommand): unknown {
+    const state = this.symbols.get(cmd.symbol);
+    if (state === undefined) throw new BourseError('NOT_FOUND', [`symbol ${cmd.symbol}`]);
+    state.spec.status = cmd.status;
+    return { symbol: cmd.symbol, status: cmd.status };
+  }
+
+  image(): SpotImage {
+    return {
+      counters: { nextOrderId: this.nextOrderId, nextTradeId: this.nextTradeId },
+      limits: { ...this.limits },
+      symbols: sortedEntries(this.symbols).map(([, s]) => ({
+        symbol: s.spec.symbol,
+        baseAsset: s.spec.baseAsset,
+        quoteAsset: s.spec.quoteAsset,
+        status: s.spec.status,
+        values: SPEC_VALUES.map((key) => s.spec[key].toString()),
+        bookVersion: s.book.version,
+        bids: [...s.book.bids.orders()].map((o) => o.orderId),
+        asks: [...s.book.asks.orders()].map((o) => o.orderId),
+      })),
+      orders: [...this.liveOrders.values()]
+        .sort((a, b) => a.orderId - b.orderId)
+        .map((o) => ({
+          ...o,
+          quoteAmountAtoms: o.quoteAmountAtoms.toString(),
+          cumQuoteAtoms: o.cumQuoteAtoms.toString(),
+          lockedAtoms: o.lockedAtoms.toString(),
+        })),
+      clientOrderIds: this.clientOrderIds.image(this.nextOrderId),
+    };
+  }
+
+  restore(image: SpotImage): void {
+    const ledger = this.core.ledger;
+    this.nextOrderId = image.counters.nextOrderId;
+    this.nextTradeId = image.counters.nextTradeId;
+    this.limits = { ...image.limits };
+    for (const o of image.orders) {
+      const order: LiveOrder = {
+        ...o,
+        quoteAmountAtoms: BigInt(o.quoteAmountAtoms),
+        cumQuoteAtoms: BigInt(o.cumQuoteAtoms),
+        lockedAtoms: BigInt(o.lockedAtoms),
+      };
+      this.liveOrders.set(order.orderId, order);
+      this.openOrderIdsOf(order.accountId).add(order.orderId);
+      const account = ledger.account(order.accountId);
+      account.openOrderCount++;
+      account.openOrdersBySymbol.set(order.symbol, (account.openOrdersBySymbol.get(order.symbol) ?? 0) + 1);
+    }
+    for (const s of image.symbols) {
+      const [tick, step, minPrice, maxPrice, minQty, maxQty, minNotional] = s.values.map((v) => BigInt(v));
+      const spec = buildSymbolSpec({
+        symbol: s.symbol,
+        baseAsset: s.baseAsset,
+        quoteAsset: s.quoteAsset,
+        basePrecision: ledger.asset(s.baseAsset).precision,
+        quotePrecision: ledger.asset(s.quoteAsset).precision,
+        tickSizeAtto: tick,
+        stepSizeAtto: step,
+        minPriceAtto: minPrice,
+        maxPriceAtto: maxPrice,
+        minQtyAtto: minQty,
+        maxQtyAtto: maxQty,
+        minNotionalAtto: minNotional,
+      });
+      if (typeof spec === 'string') throw new Error(`snapshot symbol ${s.symbol}: ${spec}`);
+      spec.status = s.status;
+      const book = new OrderBook();
+      for (const orderId of [...s.bids, ...s.asks]) {
+        const order = this.liveOrders.get(orderId);
+        if (order === undefined) throw new Error(`snapshot book ${s.symbol} names unknown order ${orderId}`);
+        book.add(orderId, order.accountId, order.side === 'BUY', order.priceTicks, order.origLots - order.executedLots);
+      }
+      book.version = s.bookVersion;
+      this.symbols.set(s.symbol, { spec, book });
+    }
+    this.clientOrderIds = ClientOrderIds.fromImage(image.clientOrderIds);
+  }
+}
