@@ -5,6 +5,8 @@
  * transaction ids) is drawn outside the core and carried inside the command.
  */
 
+import type { PaymentCommand } from './payment-commands.js';
+
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
 export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
@@ -236,7 +238,8 @@ export type Command =
   | PlaceOrderCommand
   | CancelOrderCommand
   | CancelOrdersCommand
-  | SetTradingConfigCommand;
+  | SetTradingConfigCommand
+  | PaymentCommand;
 
 export type CommandType = Command['type'];
 
@@ -380,13 +383,18 @@ export interface DerivedRows {
   events: CoreEvent[];
   /** Rows of the modules' own tables, in the order derived. */
   moduleRows: ModuleRow[];
+  /**
+   * Commands a command made due at once (an automatic decision, §3 of area B): the sequencer
+   * applies each right after it, in the same batch, as a journaled command of its own. Not stored.
+   */
+  followUps: Command[];
 }
 
 export function emptyDerivedRows(): DerivedRows {
-  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [], events: [], moduleRows: [] };
+  return { orders: [], trades: [], flows: [], deposits: [], withdrawals: [], events: [], moduleRows: [], followUps: [] };
 }
 
-const ROW_LISTS = ['orders', 'trades', 'flows', 'deposits', 'withdrawals', 'events', 'moduleRows'] as const satisfies readonly (keyof DerivedRows)[];
+const ROW_LISTS = ['orders', 'trades', 'flows', 'deposits', 'withdrawals', 'events', 'moduleRows', 'followUps'] as const satisfies readonly (keyof DerivedRows)[];
 
 /** How many rows of each kind there are now, to undo what a refused command appended. */
 export function markRows(rows: DerivedRows): number[] {
@@ -398,5 +406,5 @@ export function truncateRows(rows: DerivedRows, marks: readonly number[]): void 
 }
 
 export function derivedRowCount(rows: DerivedRows): number {
-  return ROW_LISTS.reduce((sum, list) => (list === 'events' ? sum : sum + rows[list].length), 0);
+  return ROW_LISTS.reduce((sum, list) => (list === 'events' || list === 'followUps' ? sum : sum + rows[list].length), 0);
 }

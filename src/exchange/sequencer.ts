@@ -43,7 +43,9 @@ export interface SequencerOptions {
 }
 
 /** How a command ended: applied at `stamped` (durable when reported) or refused. */
-export type Outcome = { accepted: true; stamped: StampedCommand; result: unknown } | { accepted: false; error: Refusal };
+export type Outcome =
+  | { accepted: true; stamped: StampedCommand; result: unknown; followUps: readonly StampedCommand[] }
+  | { accepted: false; error: Refusal };
 
 interface Submission {
   command: Command;
@@ -60,6 +62,8 @@ interface FlushWaiter {
 }
 
 export const DEFAULT_MAX_BATCH = 4096;
+/** Follow-ups one submitted command may cause (a decision chain is a few steps long). */
+const MAX_FOLLOW_UPS = 16;
 
 /** Without an owner to tell, a fatal error must still stop the process rather than vanish. */
 function crash(error: unknown): void {
@@ -193,11 +197,14 @@ export class Sequencer {
       try {
         ts = Math.max(ts, submission.receivedAt ?? this.clock());
         const stamped: StampedCommand = { seq: seq + 1, ts, command: submission.command };
+        const followUpsFrom = rows.followUps.length;
         const result = this.applier.apply(stamped, rows);
         seq = stamped.seq;
         commands.push(stamped);
         results.push(result);
-        outcomes.push({ accepted: true, stamped, result });
+        const followUps = this.applyFollowUps(rows, followUpsFrom, seq, ts, commands, results);
+        seq += followUps.length;
+        outcomes.push({ accepted: true, stamped, result, followUps });
       } catch (error) {
         if (!(error instanceof Refusal)) {
           this.fail(error, batch);
@@ -236,6 +243,30 @@ export class Sequencer {
         this.fail(error, []);
       }
     }
+  }
+
+  /**
+   * Applies the commands that the last one made due at once, each as a journaled command of its
+   * own right after it (and theirs in turn, up to MAX_FOLLOW_UPS); one refused is dropped: it
+   * was decided on a state the command before it changed.
+   */
+  private applyFollowUps(rows: DerivedRows, from: number, seq: number, ts: number, commands: StampedCommand[], results: unknown[]): StampedCommand[] {
+    const applied: StampedCommand[] = [];
+    for (let next = from; next < rows.followUps.length; next++) {
+      if (applied.length === MAX_FOLLOW_UPS) throw new Error(`more than ${MAX_FOLLOW_UPS} follow-up commands from seq ${seq}`);
+      const stamped: StampedCommand = { seq: seq + applied.length + 1, ts, command: rows.followUps[next] };
+      const marks = markRows(rows);
+      try {
+        results.push(this.applier.apply(stamped, rows));
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        truncateRows(rows, marks);
+        continue;
+      }
+      commands.push(stamped);
+      applied.push(stamped);
+    }
+    return applied;
   }
 
   private releaseFlushWaiters(): void {

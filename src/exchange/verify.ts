@@ -13,6 +13,8 @@ export interface VerifyDetail {
   balance?: string;
   flows?: string;
   mismatch?: string;
+  locked?: string;
+  reserved?: string;
 }
 
 export interface VerifyReport {
@@ -80,6 +82,12 @@ export function verifyLedger(core: ExchangeCore, history: Store, now: number, op
     ok = false;
     const [accountId, asset] = key.split(':');
     details.push({ accountId, asset, balance: '0', flows: flows.toString(), mismatch: 'flows without a balance' });
+  }
+  // The modules' own invariants: e.g. locked balances equal what open objects reserve (area B §5.7).
+  for (const check of core.moduleChecks()) {
+    if (check.ok) continue;
+    ok = false;
+    details.push({ ...check.detail, mismatch: 'locked balance differs from what is reserved' });
   }
   const report: VerifyReport = { ok, checkedAt: now, details };
   if (options.replay === true) {

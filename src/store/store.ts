@@ -91,6 +91,41 @@ export interface FlowSum {
   sum: string;
 }
 
+/** B21: a user's funding records, newest first (`createTime`, then `txId`). */
+export interface FundingRecordQuery {
+  userId: number;
+  merchantId?: number;
+  fiat?: string;
+  type?: string;
+  status?: number;
+  clientId?: string;
+  startTime?: number;
+  endTime?: number;
+  offset: number;
+  limit: number;
+}
+
+/** A funding record as stored: amounts as the fixed-decimal strings area B shows. */
+export interface FundingRecordRow {
+  txId: number;
+  userId: number;
+  merchantId: number;
+  merchantName: string;
+  clientId: string;
+  orderId: string;
+  fiat: string;
+  totalAmount: string;
+  amount: string;
+  fee: string;
+  userPaymentId: number;
+  type: string;
+  status: number;
+  failReason: string;
+  payer: string;
+  createTime: number;
+  updateTime: number;
+}
+
 export interface Store {
   /** Sequence number of the last journaled command; 0 when the journal is empty. */
   lastSeq(): number;
@@ -128,6 +163,9 @@ export interface Store {
   /** As `listDeposits`. */
   listWithdrawals(query: FundingQuery): WithdrawalRow[];
   getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined;
+  /** B21: one page of matches and how many match in all. */
+  listFundingRecords(query: FundingRecordQuery): { total: number; rows: FundingRecordRow[] };
+  getFundingRecord(txId: number): FundingRecordRow | undefined;
   /** Sum of every flow's `change` per account and asset, ordered by account then asset. */
   flowSums(): FlowSum[];
 

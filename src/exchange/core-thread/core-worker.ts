@@ -47,7 +47,9 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
   const settle = (id: number, outcome: Outcome): void => {
     // One message per batch: the outcomes are settled together, inside the batch's turn.
     if (settled.length === 0) queueMicrotask(sendSettled);
-    settled.push(outcome.accepted ? [id, outcome.stamped.seq, outcome.stamped.ts] : [id, outcome.error.wireName, outcome.error.wireText()]);
+    if (!outcome.accepted) settled.push([id, outcome.error.wireName, outcome.error.wireText()]);
+    else if (outcome.followUps.length === 0) settled.push([id, outcome.stamped.seq, outcome.stamped.ts]);
+    else settled.push([id, outcome.stamped.seq, outcome.stamped.ts, outcome.followUps.map((f) => f.command)]);
   };
 
   port.on('message', (message: ToCoreWorker) => {

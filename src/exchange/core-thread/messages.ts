@@ -21,8 +21,14 @@ export type ToCoreWorker =
   | { type: 'verify'; id: number; replay: boolean; now: number }
   | { type: 'close' };
 
-/** Committed as the `seq`-th command at `ts`; or refused with a registry error and its message. */
-export type Settled = [id: number, seq: number, ts: number] | [id: number, wireName: string, wireText: string];
+/**
+ * Committed as the `seq`-th command at `ts` (with the follow-up commands it made due, each journaled
+ * right after it); or refused with a registry error and its message.
+ */
+export type Settled =
+  | [id: number, seq: number, ts: number]
+  | [id: number, seq: number, ts: number, followUps: Command[]]
+  | [id: number, wireName: string, wireText: string];
 
 export type FromCoreWorker =
   | { type: 'ready'; lastSeq: number }

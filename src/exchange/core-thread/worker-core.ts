@@ -189,19 +189,25 @@ class WorkerCore implements CoreHost {
       }
       this.pending.delete(id);
       if (typeof entry[1] === 'number') {
-        const stamped: StampedCommand = { seq: entry[1], ts: entry[2] as number, command: pending.command };
-        let result: unknown;
-        try {
-          result = this.core.apply(stamped, rows, 'fanout');
-        } catch (error) {
-          // What the replica applied before is committed and answered; this one and the rest are not known.
-          for (const answer of answers) answer();
-          pending.reject(new BourseError('INTERNAL'));
-          this.fail(new Error(`the replica refused committed seq ${stamped.seq} (${stamped.command.type}): ${(error as Error).message}`));
-          return;
+        const [, seq, ts, followUps] = entry as [number, number, number, Command[]?];
+        // The submission, then its follow-ups: consecutive seqs, the same stamp.
+        const applied = [pending.command, ...(followUps ?? [])].map((command, i): StampedCommand => ({ seq: seq + i, ts, command }));
+        const firstResult = results.length;
+        for (const stamped of applied) {
+          try {
+            results.push(this.core.apply(stamped, rows, 'fanout'));
+          } catch (error) {
+            // What the replica applied before is committed and answered; this one and the rest are not known.
+            for (const answer of answers) answer();
+            pending.reject(new BourseError('INTERNAL'));
+            this.fail(new Error(`the replica refused committed seq ${stamped.seq} (${stamped.command.type}): ${(error as Error).message}`));
+            return;
+          }
+          commands.push(stamped);
         }
-        commands.push(stamped);
-        results.push(result);
+        // Follow-ups the replica's modules derived again are the ones just applied from the worker.
+        rows.followUps.length = 0;
+        const result = results[firstResult];
         answers.push(() => pending.resolve(result));
       } else {
         const error = reviveRefusal(entry[1], String(entry[2]));

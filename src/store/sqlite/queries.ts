@@ -28,7 +28,7 @@ import {
 } from './rows.js';
 
 /** Conjunction of conditions; an undefined value leaves its condition out. */
-class Where {
+export class Where {
   private readonly parts: string[] = [];
   readonly values: SqlValue[] = [];
 
@@ -52,15 +52,13 @@ function checkLimit(limit: number): number {
   return limit;
 }
 
-export class ReadModel {
+/** Statements prepared on first use of their text and kept. */
+export class StatementCache {
   private readonly statements = new Map<string, Database.Statement<SqlValue[]>>();
-  private readonly flowChanges: Database.Statement<[], [number, string, string]>;
 
-  constructor(private readonly db: Database.Database) {
-    this.flowChanges = db.prepare<[], [number, string, string]>('SELECT account_id, asset, change FROM flows').raw();
-  }
+  constructor(protected readonly db: Database.Database) {}
 
-  private all<T>(sql: string, values: SqlValue[]): T[] {
+  protected all<T>(sql: string, values: SqlValue[]): T[] {
     let statement = this.statements.get(sql);
     if (statement === undefined) {
       statement = this.db.prepare<SqlValue[]>(sql);
@@ -69,8 +67,17 @@ export class ReadModel {
     return statement.all(...values) as T[];
   }
 
-  private first<T>(sql: string, values: SqlValue[]): T | undefined {
+  protected first<T>(sql: string, values: SqlValue[]): T | undefined {
     return this.all<T>(`${sql} LIMIT 1`, values)[0];
+  }
+}
+
+export class ReadModel extends StatementCache {
+  private readonly flowChanges: Database.Statement<[], [number, string, string]>;
+
+  constructor(db: Database.Database) {
+    super(db);
+    this.flowChanges = db.prepare<[], [number, string, string]>('SELECT account_id, asset, change FROM flows').raw();
   }
 
   getOrder(accountId: number, orderId: number): OrderRow | undefined {

@@ -122,6 +122,33 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'drop orders_by_client_id',
     sql: `DROP INDEX orders_by_client_id;`,
   },
+  {
+    version: 3,
+    name: 'area B funding records',
+    sql: `
+      CREATE TABLE funding_records (
+        tx_id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        merchant_id INTEGER NOT NULL,
+        merchant_name TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        order_id TEXT NOT NULL,
+        fiat TEXT NOT NULL,
+        total_amount TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        fee TEXT NOT NULL,
+        user_payment_id INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        fail_reason TEXT NOT NULL,
+        -- JSON text of the arrival's payer (DEPOSIT, REFUND), '' otherwise.
+        payer TEXT NOT NULL,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX funding_by_user ON funding_records (user_id, create_time, tx_id);
+    `,
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

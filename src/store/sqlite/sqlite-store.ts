@@ -9,6 +9,8 @@ import type {
   FlowQuery,
   FlowSum,
   FundingQuery,
+  FundingRecordQuery,
+  FundingRecordRow,
   OrderQuery,
   Snapshot,
   Store,
@@ -17,6 +19,7 @@ import type {
 } from '../store.js';
 import { prepareBatchWrite, type BatchWrite } from './batch-writer.js';
 import { prepareJournalRead, type JournalRead } from './journal-reader.js';
+import { PaymentsReadModel } from './payments-queries.js';
 import { ReadModel } from './queries.js';
 import { migrate } from './schema.js';
 import { prepareSnapshotTable, type SnapshotTable } from './snapshots.js';
@@ -53,6 +56,7 @@ export class SqliteStore implements Store {
   private readonly read: JournalRead;
   private readonly snapshots: SnapshotTable;
   private readonly readModel: ReadModel;
+  private readonly payments: PaymentsReadModel;
   private committedSeq: number;
   private committedTs: number;
 
@@ -61,6 +65,7 @@ export class SqliteStore implements Store {
     this.read = prepareJournalRead(db);
     this.snapshots = prepareSnapshotTable(db);
     this.readModel = new ReadModel(db);
+    this.payments = new PaymentsReadModel(db);
     const end = db
       .prepare<[], { seq: number; ts: number }>('SELECT seq, ts FROM journal ORDER BY seq DESC LIMIT 1')
       .get();
@@ -148,6 +153,14 @@ export class SqliteStore implements Store {
 
   listWithdrawals(query: FundingQuery): WithdrawalRow[] {
     return this.readModel.listWithdrawals(query);
+  }
+
+  listFundingRecords(query: FundingRecordQuery): { total: number; rows: FundingRecordRow[] } {
+    return this.payments.listFundingRecords(query);
+  }
+
+  getFundingRecord(txId: number): FundingRecordRow | undefined {
+    return this.payments.getFundingRecord(txId);
   }
 
   getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined {

@@ -348,7 +348,7 @@ describe('Sequencer.enqueue', () => {
 
     const [accepted, refused] = await Promise.all([enqueued(seq, deposit('4')), enqueued(seq, withdraw)]);
 
-    expect(accepted).toEqual({ accepted: true, stamped: { seq: 1, ts: 1000, command: deposit('4') }, result: 1 });
+    expect(accepted).toEqual({ accepted: true, stamped: { seq: 1, ts: 1000, command: deposit('4') }, result: 1, followUps: [] });
     expect(refused.accepted).toBe(false);
     if (refused.accepted) return;
     expect(refused.error).toBeInstanceOf(BourseError);

@@ -335,6 +335,7 @@ describe('SqliteStore on a file', () => {
       expect(reader.prepare('SELECT version, name FROM schema_version').all()).toEqual([
         { version: 1, name: 'journal, read models, snapshots' },
         { version: 2, name: 'drop orders_by_client_id' },
+        { version: 3, name: 'area B funding records' },
       ]);
     } finally {
       reader.close();
@@ -349,7 +350,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (2)',
+      'database schema version 99 is newer than this server knows (3)',
     );
   });
 });

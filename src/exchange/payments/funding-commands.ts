@@ -1,0 +1,276 @@
+import { refuse } from '../../core/payment-errors.js';
+import type { BankArrivalCommand, ClaimFundsCommand, SettleFundingCommand, TransferFundsCommand } from '../../core/payment-commands.js';
+import { railOfFiat, PENDING_FUND_RAIL } from '../../payments/config.js';
+import { formatFixed, unitsOf } from '../../payments/money.js';
+import {
+  BENEFICIARY_VALID,
+  FUNDING_CANCELED,
+  FUNDING_COMPLETED,
+  FUNDING_PENDING,
+  NORMAL,
+  type FundingRecord,
+  type FundingType,
+  type Merchant,
+  type MerchantAccount,
+  type Payer,
+} from '../../payments/model.js';
+import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, unitsOfAtoms, type PaymentsContext } from './payments-context.js';
+import { accountKey } from './payments-state.js';
+
+export const FUNDING_TABLE = 'funding_records';
+
+/** The merchant's account in `fiat`, which must be active (-5070). */
+function openAccountOf(p: PaymentsContext, merchant: Merchant, fiat: string): MerchantAccount {
+  const account = p.state.merchantAccounts.get(accountKey(merchant.merchantId, fiat));
+  if (account?.status !== NORMAL) refuse('MC_NOT_OPEN_ACCOUNT', `Merchant ${merchant.merchantId} has no active ${fiat} account`);
+  return account;
+}
+
+function amountOf(text: string, accuracy: number, name: string): bigint {
+  const units = unitsOf(text, accuracy);
+  if (units === undefined || units <= 0n) refuse('PARAM_IS_INVALID', `${name} must be a decimal > 0 with at most ${accuracy} decimals`);
+  return units;
+}
+
+/** The pending fund: M's free fiat, in units of the fiat's accuracy. */
+export function pendingFundOf(p: PaymentsContext, merchant: Merchant, fiat: string, accuracy: number): bigint {
+  return unitsOfAtoms(p, fiat, p.core.ledger.free(p.core.ledger.account(merchant.accountId), fiat), accuracy);
+}
+
+/** A new record, written to the store's table; kept in memory while pending. */
+function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omit<FundingRecord, 'txId' | 'userId' | 'merchantId' | 'merchantName' | 'createTime' | 'updateTime' | 'failReason'>): FundingRecord {
+  const record: FundingRecord = {
+    txId: p.state.nextTxId++,
+    userId: merchant.userId,
+    merchantId: merchant.merchantId,
+    merchantName: merchant.merchantName,
+    failReason: '',
+    createTime: p.ctx.ts,
+    updateTime: p.ctx.ts,
+    ...fields,
+  };
+  if (record.status === FUNDING_PENDING) p.state.pendingFunding.set(record.txId, record);
+  writeRecord(p, record);
+  return record;
+}
+
+function writeRecord(p: PaymentsContext, r: FundingRecord): void {
+  if (!p.ctx.recordRows) return;
+  p.ctx.rows.moduleRows.push({
+    table: FUNDING_TABLE,
+    values: {
+      tx_id: r.txId,
+      user_id: r.userId,
+      merchant_id: r.merchantId,
+      merchant_name: r.merchantName,
+      client_id: r.clientId,
+      order_id: r.orderId,
+      fiat: r.fiat,
+      total_amount: formatFixed(r.totalAmount, r.accuracy),
+      amount: formatFixed(r.amount, r.accuracy),
+      fee: formatFixed(r.fee, r.accuracy),
+      user_payment_id: r.userPaymentId,
+      type: r.type,
+      status: r.status,
+      fail_reason: r.failReason,
+      payer: r.payer === undefined ? '' : JSON.stringify(r.payer),
+      create_time: r.createTime,
+      update_time: r.updateTime,
+    },
+  });
+}
+
+function traceNumberFor(ts: number, txId: number): string {
+  const day = new Date(ts).toISOString().slice(0, 10).replaceAll('-', '');
+  return `BRS${day}${String(txId).padStart(6, '0')}`;
+}
+
+/**
+ * A bank arrival (§3.5). Rule 1: a traceNumber seen before for the merchant is ignored (-1174).
+ * Rules 2 and 3 match orders (part 2 of area B); rule 4: a DEPOSIT record, completed by the
+ * arrival's own command in mode `deposit: complete`, pending in `manual`.
+ */
+export function bankArrival(p: PaymentsContext, cmd: BankArrivalCommand): { result: 'DEPOSIT'; orderId: ''; txId: number } {
+  const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
+  const accuracy = fiatAccuracy(p, cmd.fiat);
+  openAccountOf(p, merchant, cmd.fiat);
+  const amount = amountOf(cmd.amount, accuracy, 'amount');
+  const seen = p.state.traceNumbers.get(merchant.merchantId);
+  const earlier = cmd.traceNumber === '' ? undefined : seen?.get(cmd.traceNumber);
+  if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `traceNumber ${cmd.traceNumber} has arrived before`, { txId: earlier });
+  const complete = modesOf(p.state, merchant.userId).deposit === 'complete';
+  const txId = p.state.nextTxId;
+  const payer: Payer = {
+    payerName: cmd.payerName,
+    payerAccount: cmd.payerAccount,
+    cardNo: cmd.cardNo,
+    taxId: cmd.taxId,
+    description: cmd.description,
+    traceNumber: cmd.traceNumber === '' ? traceNumberFor(p.ctx.ts, txId) : cmd.traceNumber,
+  };
+  const record = createRecord(p, merchant, {
+    clientId: '',
+    orderId: '',
+    fiat: cmd.fiat,
+    totalAmount: amount,
+    amount,
+    fee: 0n,
+    accuracy,
+    userPaymentId: 0,
+    type: 'DEPOSIT',
+    status: complete ? FUNDING_COMPLETED : FUNDING_PENDING,
+    payer,
+  });
+  if (complete) bankIn(p, p.core.ledger.account(merchant.accountId), cmd.fiat, atomsOf(p, cmd.fiat, amount, accuracy));
+  let traces = seen;
+  if (traces === undefined) {
+    traces = new Map();
+    p.state.traceNumbers.set(merchant.merchantId, traces);
+  }
+  traces.set(payer.traceNumber, record.txId);
+  return { result: 'DEPOSIT', orderId: '', txId: record.txId };
+}
+
+/** B18: pays pending funds to a beneficiary; `amount + fee` is locked until the payout's outcome. */
+export function claimFunds(p: PaymentsContext, cmd: ClaimFundsCommand): FundingRecord {
+  const { state } = p;
+  const earlier = cmd.clientId === '' ? undefined : state.claimClientIds.get(cmd.userId)?.get(cmd.clientId);
+  if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `clientId ${cmd.clientId} was used by claim ${earlier}`, { txId: earlier });
+  const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
+  const accuracy = fiatAccuracy(p, cmd.fiat);
+  openAccountOf(p, merchant, cmd.fiat);
+  const amount = amountOf(cmd.amount, accuracy, 'amount');
+  if (cmd.userPaymentId === PENDING_FUND_RAIL) refuse('PAYMENT_INVALID', 'The pending fund is not a payout account');
+  const beneficiary = state.beneficiaries.get(cmd.userPaymentId);
+  if (beneficiary === undefined || beneficiary.merchantId !== merchant.merchantId) refuse('PAYMENT_NOT_EXIST', `Beneficiary ${cmd.userPaymentId} is not merchant ${merchant.merchantId}'s`);
+  if (beneficiary.status !== BENEFICIARY_VALID) refuse('PAYMENT_INVALID', `Beneficiary ${beneficiary.userPaymentId} is not valid (status ${beneficiary.status})`);
+  if (beneficiary.fiat !== cmd.fiat) refuse('PAYMENT_FIAT_AND_ORDER_NOT_MATCH', `Beneficiary ${beneficiary.userPaymentId} is paid in ${beneficiary.fiat}`);
+  const rail = state.config.rails.find((r) => r.paymentId === beneficiary.paymentId);
+  const fee = unitsOf(rail?.payoutFee ?? '0', accuracy) ?? 0n;
+  const total = amount + fee;
+  const available = pendingFundOf(p, merchant, cmd.fiat, accuracy);
+  if (total > available) refuse('INSUFFICIENT_BALANCE', `The pending fund holds ${formatFixed(available, accuracy)} ${cmd.fiat}; ${formatFixed(total, accuracy)} needed`);
+  p.core.ledger.lock(p.ctx, p.core.ledger.account(merchant.accountId), cmd.fiat, atomsOf(p, cmd.fiat, total, accuracy));
+  const record = createRecord(p, merchant, {
+    clientId: cmd.clientId,
+    orderId: '',
+    fiat: cmd.fiat,
+    totalAmount: total,
+    amount,
+    fee,
+    accuracy,
+    userPaymentId: beneficiary.userPaymentId,
+    type: 'WITHDRAW',
+    status: FUNDING_PENDING,
+    payer: undefined,
+  });
+  if (cmd.clientId !== '') {
+    let ids = state.claimClientIds.get(merchant.userId);
+    if (ids === undefined) {
+      ids = new Map();
+      state.claimClientIds.set(merchant.userId, ids);
+    }
+    ids.set(cmd.clientId, record.txId);
+  }
+  schedulePayout(p, record);
+  return record;
+}
+
+/** The simulator's payout outcome for a pending WITHDRAW, when the user's `payout` mode is automatic. */
+function schedulePayout(p: PaymentsContext, record: FundingRecord): void {
+  const mode = modesOf(p.state, record.userId).payout;
+  if (mode === 'manual') return;
+  decideLater(p, `funding:${record.txId}`, {
+    type: 'settleFunding',
+    userId: 0,
+    txId: record.txId,
+    action: mode === 'success' ? 'complete' : 'cancel',
+    ...(mode === 'fail' ? { failReason: 'RECEIVING_ACCOUNT_NUMBER_INCORRECT' } : {}),
+  });
+}
+
+/** §7.2 complete / cancel of a pending DEPOSIT or WITHDRAW (the payout's one outcome). */
+export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): FundingRecord {
+  const record = p.state.pendingFunding.get(cmd.txId);
+  if (record === undefined || (cmd.userId !== 0 && record.userId !== cmd.userId)) {
+    refuse('INVALID_STATE', `Funding record ${cmd.txId} is not pending`);
+  }
+  if (record.type !== 'DEPOSIT' && record.type !== 'WITHDRAW') refuse('INVALID_STATE', `Funding record ${cmd.txId} is settled by its order`);
+  const ledger = p.core.ledger;
+  const account = ledger.account(p.state.merchants.get(record.merchantId)?.accountId ?? -1);
+  const atoms = (units: bigint): bigint => atomsOf(p, record.fiat, units, record.accuracy);
+  if (record.type === 'DEPOSIT') {
+    if (cmd.action === 'complete') bankIn(p, account, record.fiat, atoms(record.amount));
+  } else if (cmd.action === 'complete') {
+    bankOut(p, account, record.fiat, atoms(record.amount));
+    ledger.post(p.ctx, account, record.fiat, -atoms(record.fee), 'OTC_FEE', true);
+    ledger.post(p.ctx, ledger.account(ledger.feeAccountId), record.fiat, atoms(record.fee), 'OTC_FEE');
+  } else {
+    ledger.unlock(p.ctx, account, record.fiat, atoms(record.totalAmount));
+  }
+  record.status = cmd.action === 'complete' ? FUNDING_COMPLETED : FUNDING_CANCELED;
+  if (cmd.action === 'cancel') record.failReason = cmd.failReason !== undefined && cmd.failReason !== '' ? cmd.failReason : record.type === 'DEPOSIT' ? 'Returned to sender' : 'Payout failed';
+  record.updateTime = p.ctx.ts;
+  p.state.pendingFunding.delete(record.txId);
+  p.state.decisions.delete(`funding:${record.txId}`);
+  writeRecord(p, record);
+  return record;
+}
+
+/** The B19 fee of moving `amount` units: fixed, or a fraction rounded up to the fiat's accuracy. */
+export function transferFeeOf(p: PaymentsContext, fiat: string, amount: bigint, accuracy: number): bigint {
+  const spec = p.state.config.transferFees.find((f) => f.fiat === fiat);
+  if (spec === undefined) return 0n;
+  if (spec.feeType === 0) return unitsOf(spec.fee, accuracy) ?? 0n;
+  const rateScale = 18;
+  const rate = unitsOf(spec.fee, rateScale) ?? 0n;
+  const denominator = 10n ** BigInt(rateScale);
+  return (amount * rate + denominator - 1n) / denominator;
+}
+
+/** B20: pending fund from one of the user's merchants to another, fee to FEE; two records, created completed. */
+export function transferFunds(p: PaymentsContext, cmd: TransferFundsCommand): { clientId: string; fromId: number; toId: number; fiat: string; fiatAmount: string; totalFiatAmount: string; fee: string; createTime: number } {
+  const { state, core } = p;
+  const earlier = state.transferClientIds.get(cmd.userId)?.get(cmd.clientId);
+  if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `clientId ${cmd.clientId} was used`, { fromId: earlier[0], toId: earlier[1] });
+  const from = merchantOf(p, cmd.userId, cmd.fromMerchantId);
+  const to = merchantOf(p, cmd.userId, cmd.toMerchantId);
+  if (from.merchantId === to.merchantId) refuse('PARAM_IS_INVALID', 'toMerchantId must differ from fromMerchantId');
+  const accuracy = fiatAccuracy(p, cmd.fiat);
+  openAccountOf(p, from, cmd.fiat);
+  openAccountOf(p, to, cmd.fiat);
+  if (cmd.paymentId !== PENDING_FUND_RAIL && cmd.paymentId !== railOfFiat(state.config, cmd.fiat)?.paymentId) {
+    refuse('PAYMENT_AND_PLATFORM_NOT_MATCH', `paymentId ${cmd.paymentId} is neither the ${cmd.fiat} rail nor 70`);
+  }
+  const amount = amountOf(cmd.fiatAmount, accuracy, 'fiatAmount');
+  const fee = transferFeeOf(p, cmd.fiat, amount, accuracy);
+  const total = amount + fee;
+  const available = pendingFundOf(p, from, cmd.fiat, accuracy);
+  if (total > available) refuse('INSUFFICIENT_BALANCE', `The pending fund holds ${formatFixed(available, accuracy)} ${cmd.fiat}; ${formatFixed(total, accuracy)} needed`);
+  const ledger = core.ledger;
+  const fromAccount = ledger.account(from.accountId);
+  ledger.post(p.ctx, fromAccount, cmd.fiat, -atomsOf(p, cmd.fiat, amount, accuracy), 'TRANSFER');
+  ledger.post(p.ctx, ledger.account(to.accountId), cmd.fiat, atomsOf(p, cmd.fiat, amount, accuracy), 'TRANSFER');
+  ledger.post(p.ctx, fromAccount, cmd.fiat, -atomsOf(p, cmd.fiat, fee, accuracy), 'OTC_FEE');
+  ledger.post(p.ctx, ledger.account(ledger.feeAccountId), cmd.fiat, atomsOf(p, cmd.fiat, fee, accuracy), 'OTC_FEE');
+  const leg = (merchant: Merchant, type: FundingType, legTotal: bigint, legFee: bigint): FundingRecord =>
+    createRecord(p, merchant, { clientId: cmd.clientId, orderId: '', fiat: cmd.fiat, totalAmount: legTotal, amount, fee: legFee, accuracy, userPaymentId: cmd.paymentId === PENDING_FUND_RAIL ? PENDING_FUND_RAIL : 0, type, status: FUNDING_COMPLETED, payer: undefined });
+  const out = leg(from, 'TRANSFER_OUT', total, fee);
+  const into = leg(to, 'TRANSFER_IN', amount, 0n);
+  let ids = state.transferClientIds.get(cmd.userId);
+  if (ids === undefined) {
+    ids = new Map();
+    state.transferClientIds.set(cmd.userId, ids);
+  }
+  ids.set(cmd.clientId, [out.txId, into.txId]);
+  return {
+    clientId: cmd.clientId,
+    fromId: out.txId,
+    toId: into.txId,
+    fiat: cmd.fiat,
+    fiatAmount: formatFixed(amount, accuracy),
+    totalFiatAmount: formatFixed(total, accuracy),
+    fee: formatFixed(fee, accuracy),
+    createTime: p.ctx.ts,
+  };
+}

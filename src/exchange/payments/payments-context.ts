@@ -1,0 +1,73 @@
+import { refuse } from '../../core/payment-errors.js';
+import type { Command } from '../../core/types.js';
+import type { Account } from '../../ledger/account.js';
+import type { PostingContext } from '../../ledger/ledger.js';
+import { fiatSpec } from '../../payments/config.js';
+import { rescale } from '../../payments/money.js';
+import { defaultModes, type Merchant, type SandboxModes } from '../../payments/model.js';
+import type { ExchangeCore } from '../exchange-core.js';
+import type { PaymentsState } from './payments-state.js';
+
+/** What a payments command works with: the module's state, the shared core, the posting context. */
+export interface PaymentsContext {
+  state: PaymentsState;
+  core: ExchangeCore;
+  ctx: PostingContext;
+}
+
+/** The caller's merchant; another user's is nonexistent (§1.2 scope). `userId` 0: any (operator). */
+export function merchantOf(p: PaymentsContext, userId: number, merchantId: number): Merchant {
+  const merchant = p.state.merchants.get(merchantId);
+  if (merchant === undefined || (userId !== 0 && merchant.userId !== userId)) refuse('MC_NOT_EXIST', `Merchant ${merchantId} does not exist`);
+  return merchant;
+}
+
+export function modesOf(state: PaymentsState, userId: number): SandboxModes {
+  return { ...defaultModes(state.sandbox), ...state.modes.get(userId) };
+}
+
+/**
+ * Records an automatic decision on an object and makes it due at once: the sequencer applies it
+ * right after this command; if it is not applied, the deadline scheduler submits it.
+ */
+export function decideLater(p: PaymentsContext, key: string, command: Command): void {
+  p.state.decisions.set(key, { at: p.ctx.ts, command });
+  if (p.ctx.recordRows) p.ctx.rows.followUps.push(command);
+}
+
+/** Ledger atoms of `units` of a fiat or crypto at area B accuracy. */
+export function atomsOf(p: { core: ExchangeCore }, asset: string, units: bigint, accuracy: number): bigint {
+  const atoms = rescale(units, accuracy, p.core.ledger.asset(asset).precision);
+  if (atoms === undefined) throw new Error(`${asset}: ledger precision below area B accuracy ${accuracy}`);
+  return atoms;
+}
+
+/** Area B units (at `accuracy`) of ledger atoms, rounded down: what may be spent. */
+export function unitsOfAtoms(p: PaymentsContext, asset: string, atoms: bigint, accuracy: number): bigint {
+  const precision = p.core.ledger.asset(asset).precision;
+  return precision >= accuracy ? atoms / 10n ** BigInt(precision - accuracy) : atoms * 10n ** BigInt(accuracy - precision);
+}
+
+export function fiatAccuracy(p: PaymentsContext, fiat: string): number {
+  const spec = fiatSpec(p.state.config, fiat);
+  if (spec === undefined) refuse('FIAT_INVALID', `Fiat ${fiat} is not supported`);
+  return spec.accuracy;
+}
+
+/** Money from outside (a bank arrival): a ledger DEPOSIT that raises the asset's deposits total. */
+export function bankIn(p: PaymentsContext, account: Account, asset: string, atoms: bigint): void {
+  p.core.ledger.post(p.ctx, account, asset, atoms, 'DEPOSIT');
+  totalsOf(p, asset).deposits += atoms;
+}
+
+/** Money leaving to a bank (a payout): a ledger WITHDRAW from locked funds. */
+export function bankOut(p: PaymentsContext, account: Account, asset: string, atoms: bigint): void {
+  p.core.ledger.post(p.ctx, account, asset, -atoms, 'WITHDRAW', true);
+  totalsOf(p, asset).withdrawals += atoms;
+}
+
+function totalsOf(p: PaymentsContext, asset: string): { deposits: bigint; withdrawals: bigint } {
+  const totals = p.core.ledger.totals.get(asset);
+  if (totals === undefined) throw new Error(`no totals for ${asset}`);
+  return totals;
+}

@@ -1,0 +1,41 @@
+import type { Command } from '../../core/types.js';
+import { defaultPaymentsConfig, type PaymentsConfig } from '../../payments/config.js';
+import type { Beneficiary, FundingRecord, Merchant, MerchantAccount, SandboxModes, TokenRecord } from '../../payments/model.js';
+
+/** Everything the payments module holds; one object so that commands and the image share it. */
+export class PaymentsState {
+  config: PaymentsConfig = defaultPaymentsConfig();
+  /** `BOURSE_SANDBOX`, journaled so that a replay decides as the first run did. */
+  sandbox = true;
+  /** The desk D (§0): takes the other side of every conversion; 0 until set up. */
+  deskAccountId = 0;
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly merchants = new Map<number, Merchant>();
+  /** By `merchantId:fiat`. */
+  readonly merchantAccounts = new Map<string, MerchantAccount>();
+  readonly beneficiaries = new Map<number, Beneficiary>();
+  /** Refund account per `merchantId:fiat`, → userPaymentId. */
+  readonly refundAccounts = new Map<string, number>();
+  /** Funding records still pending (status 1); the rest live in the store's table only. */
+  readonly pendingFunding = new Map<number, FundingRecord>();
+  /** B18 idempotency per user: clientId → txId. */
+  readonly claimClientIds = new Map<number, Map<string, number>>();
+  /** B20 idempotency per user: clientId → [fromId, toId]. */
+  readonly transferClientIds = new Map<number, Map<string, [number, number]>>();
+  /** Arrivals seen per merchant: traceNumber → the txId it made (rule 1 of §3.5). */
+  readonly traceNumbers = new Map<number, Map<string, number>>();
+  /** Modes a user set (§7.1); absent members take the defaults. */
+  readonly modes = new Map<number, Partial<SandboxModes>>();
+  /** A user's `monthLimit` set through §7.2. */
+  readonly userLimits = new Map<number, string>();
+  /** Automatic decisions due, by object (`kyc:7`): applied at once as follow-ups, re-armed from here otherwise. */
+  readonly decisions = new Map<string, { at: number; command: Command }>();
+  nextMerchantId = 1;
+  /** From 1001, so that no beneficiary id equals 70 (§1.5). */
+  nextBeneficiaryId = 1001;
+  nextTxId = 3_000_001;
+}
+
+export function accountKey(merchantId: number, fiat: string): string {
+  return `${merchantId}:${fiat}`;
+}

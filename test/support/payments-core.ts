@@ -1,0 +1,79 @@
+import { PaymentError } from '../../src/core/payment-errors.js';
+import type { Command } from '../../src/core/types.js';
+import { ExchangeCore } from '../../src/exchange/exchange-core.js';
+import { recover } from '../../src/exchange/recovery.js';
+import { Sequencer } from '../../src/exchange/sequencer.js';
+import { stateHash } from '../../src/exchange/snapshot.js';
+import { verifyLedger } from '../../src/exchange/verify.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { demoCatalogue, T0 } from './core-harness.js';
+
+/**
+ * The payments module driven through the real sequencer and an in-memory store: follow-up
+ * decisions, journal and funding rows as in a server, without HTTP.
+ */
+export class PaymentsCore {
+  readonly store: SqliteStore = openSqliteStore({ path: ':memory:', synchronous: 'NORMAL' });
+  readonly core = new ExchangeCore();
+  now = T0;
+  readonly sequencer = new Sequencer({ store: this.store, applier: this.core, clock: () => this.now });
+
+  submit<T = unknown>(command: Command): Promise<T> {
+    this.now += 1;
+    return this.sequencer.submit(command) as Promise<T>;
+  }
+
+  /** The area B code a refused command answers with. */
+  async refusal(command: Command): Promise<number> {
+    try {
+      await this.submit(command);
+    } catch (error) {
+      if (error instanceof PaymentError) return error.code;
+      throw error;
+    }
+    throw new Error(`${command.type} was accepted`);
+  }
+
+  /** Demo assets and symbols, the desk, one merchant user: its userId and main accountId. */
+  async setUp(sandbox = true): Promise<{ userId: number; accountId: number }> {
+    for (const command of demoCatalogue()) await this.submit(command);
+    await this.submit({ type: 'paymentsSetUp', sandbox });
+    return this.submit({ type: 'createUser', email: 'ops@acme.mx', userType: 'merchant' });
+  }
+
+  /** A merchant through KYC, with active accounts in `fiats` (automatic modes). */
+  async merchant(userId: number, name: string, fiats: string[] = ['MXN']): Promise<number> {
+    const { merchantId } = await this.submit<{ merchantId: number }>({
+      type: 'createMerchant',
+      userId,
+      merchantName: name,
+      email: `${name.toLowerCase().replaceAll(' ', '.')}@example.mx`,
+      merchantType: 'BUSINESS',
+      callbackUrl: 'https://acme.example/kyc-done',
+      languageCode: 'en',
+      remark: '',
+      kycToken: `kyc-${name}`,
+    });
+    for (const fiat of fiats) {
+      await this.submit({ type: 'activateMerchantAccount', userId, merchantId, fiat, fieldList: {}, verifyToken: `verify-${name}-${fiat}` });
+    }
+    return merchantId;
+  }
+
+  free(accountId: number, asset: string): bigint {
+    return this.core.ledger.account(accountId).balances.get(asset)?.free ?? 0n;
+  }
+
+  locked(accountId: number, asset: string): bigint {
+    return this.core.ledger.account(accountId).balances.get(asset)?.locked ?? 0n;
+  }
+
+  verify(): ReturnType<typeof verifyLedger> {
+    return verifyLedger(this.core, this.store, this.now, { replay: true });
+  }
+
+  /** The state a fresh replay of the journal reaches. */
+  replayHash(): string {
+    return stateHash(recover(this.store, { ignoreSnapshots: true }).core);
+  }
+}
