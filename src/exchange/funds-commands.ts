@@ -155,6 +155,10 @@ function transfer(core: ExchangeCore, cmd: TransferCommand, ctx: PostingContext)
     }
   }
   if (from.accountId === to.accountId) reject('TRANSFER_FAILED', ['the source and the target are the same account']);
+  // A merchant's pending fund changes only through area B operations (area A §A30, area B §0).
+  if (asset.kind === 'fiat' && (core.payments.isMerchantAccount(from.accountId) || core.payments.isMerchantAccount(to.accountId))) {
+    reject('TRANSFER_FAILED', ['fiat moves into or out of a merchant ledger account only through area B']);
+  }
   if (core.ledger.free(from, asset.asset) < atoms) reject('INSUFFICIENT_BALANCE');
   core.ledger.post(ctx, from, asset.asset, -atoms, cmd.flowType);
   core.ledger.post(ctx, to, asset.asset, atoms, cmd.flowType);

@@ -28,7 +28,7 @@ export interface Merchant {
   callbackUrl: string;
   languageCode: string;
   remark: string;
-  /** The live KYC link's token ("" once used up by a decision). */
+  /** The KYC link's token; a re-link replaces it (the old link dies). */
   kycToken: string;
   limits: MerchantLimits;
   createTime: number;
@@ -41,7 +41,7 @@ export interface MerchantAccount {
   status: number;
   failReason: string;
   fieldList: Record<string, string>;
-  /** The live verify link's token (USD/EUR in status 4), else "". */
+  /** The verify link's token (USD/EUR), "" for MXN; a re-submission replaces it. */
   verifyToken: string;
   buyAmountLimit: string;
   sellAmountLimit: string;

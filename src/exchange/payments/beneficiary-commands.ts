@@ -47,7 +47,7 @@ export function addBeneficiary(p: PaymentsContext, cmd: AddBeneficiaryCommand): 
     createTime: p.ctx.ts,
   };
   state.beneficiaries.set(beneficiary.userPaymentId, beneficiary);
-  return beneficiary;
+  return structuredClone(beneficiary);
 }
 
 /** §7.2 review: 2 → 1 or 3. */
@@ -60,7 +60,7 @@ export function reviewBeneficiary(p: PaymentsContext, cmd: ReviewBeneficiaryComm
     beneficiary.status = BENEFICIARY_FAILED;
     beneficiary.failReason = cmd.failReason !== undefined && cmd.failReason !== '' ? cmd.failReason : 'Beneficiary review rejected';
   }
-  return beneficiary;
+  return structuredClone(beneficiary);
 }
 
 /** B27: gone for good; refused while a pending claim pays to it (-5003). */

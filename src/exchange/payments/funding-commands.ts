@@ -173,7 +173,8 @@ export function claimFunds(p: PaymentsContext, cmd: ClaimFundsCommand): FundingR
     ids.set(cmd.clientId, record.txId);
   }
   schedulePayout(p, record);
-  return record;
+  // As the claim left it: the payout's follow-up in the same batch settles the live record.
+  return structuredClone(record);
 }
 
 /** The simulator's payout outcome for a pending WITHDRAW, when the user's `payout` mode is automatic. */
@@ -214,7 +215,7 @@ export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): Fu
   p.state.pendingFunding.delete(record.txId);
   p.state.decisions.delete(`funding:${record.txId}`);
   writeRecord(p, record);
-  return record;
+  return structuredClone(record);
 }
 
 /** The B19 fee of moving `amount` units: fixed, or a fraction rounded up to the fiat's accuracy. */

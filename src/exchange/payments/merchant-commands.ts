@@ -19,6 +19,14 @@ const ACCOUNT_FIATS = ['MXN', 'USD', 'EUR'];
 const TERMS_FIATS = new Set(['USD', 'EUR']);
 const LIMIT_ACCURACY = 2;
 
+/**
+ * What a command answers is the object as this command left it: follow-ups applied in the same
+ * batch change the live object before the answer is sent, and a create answer shows the first state.
+ */
+function copyOf<T>(value: T): T {
+  return structuredClone(value);
+}
+
 /** B13, new merchant: status 4 with a KYC link; its ledger account M is a new sub-account of the user. */
 export function createMerchant(p: PaymentsContext, cmd: CreateMerchantCommand): { merchantId: number; kycToken: string } {
   const { state, core } = p;
@@ -79,7 +87,6 @@ export function merchantKyc(p: PaymentsContext, cmd: MerchantKycCommand): Mercha
   merchant.updateTime = p.ctx.ts;
   if (cmd.action === 'submit') {
     merchant.status = AUTHENTICATING;
-    merchant.kycToken = '';
   } else if (cmd.action === 'approve') {
     merchant.status = NORMAL;
   } else {
@@ -87,7 +94,7 @@ export function merchantKyc(p: PaymentsContext, cmd: MerchantKycCommand): Mercha
     merchant.rejectReason = cmd.rejectReason !== undefined && cmd.rejectReason !== '' ? cmd.rejectReason : 'KYC rejected';
   }
   scheduleKyc(p, merchant);
-  return merchant;
+  return copyOf(merchant);
 }
 
 /** The simulator's next KYC step for the merchant's status, when its user's mode is automatic. */
@@ -133,7 +140,7 @@ export function activateMerchantAccount(p: PaymentsContext, cmd: ActivateMerchan
   account.verifyToken = needsTerms ? cmd.verifyToken : '';
   account.updateTime = p.ctx.ts;
   scheduleAccountReview(p, merchant, account);
-  return account;
+  return copyOf(account);
 }
 
 /** §3.2 review steps: verify 4 → 1 (terms accepted), approve 1 → 2, reject 1 → 3. */
@@ -147,7 +154,6 @@ export function reviewMerchantAccount(p: PaymentsContext, cmd: ReviewMerchantAcc
   account.updateTime = p.ctx.ts;
   if (cmd.action === 'verify') {
     account.status = AUTHENTICATING;
-    account.verifyToken = '';
   } else if (cmd.action === 'approve') {
     account.status = NORMAL;
   } else {
@@ -155,7 +161,7 @@ export function reviewMerchantAccount(p: PaymentsContext, cmd: ReviewMerchantAcc
     account.failReason = cmd.failReason !== undefined && cmd.failReason !== '' ? cmd.failReason : 'Account review rejected';
   }
   scheduleAccountReview(p, merchant, account);
-  return account;
+  return copyOf(account);
 }
 
 function scheduleAccountReview(p: PaymentsContext, merchant: Merchant, account: MerchantAccount): void {
@@ -200,7 +206,7 @@ export function setMerchantLimits(p: PaymentsContext, cmd: SetMerchantLimitsComm
     account.updateTime = p.ctx.ts;
   }
   merchant.updateTime = p.ctx.ts;
-  return merchant;
+  return copyOf(merchant);
 }
 
 /** §7.2 user limit. */

@@ -81,6 +81,12 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     return this.state.tokens;
   }
 
+  /** Whether the account is a merchant's ledger account M. */
+  isMerchantAccount(accountId: number): boolean {
+    for (const merchant of this.state.merchants.values()) if (merchant.accountId === accountId) return true;
+    return false;
+  }
+
   apply(command: Command, ctx: PostingContext): unknown {
     const cmd = command as PaymentCommand;
     const p: PaymentsContext = { state: this.state, core: this.core, ctx };

@@ -205,6 +205,42 @@ describe('startWorkerCore', () => {
     return spawned.slice(before);
   }
 
+  describe('when a command makes follow-up decisions due (area B automatic modes)', () => {
+    /** A merchant user, a merchant (KYC decided by two follow-ups) and its MXN account (two more). */
+    async function merchantStory(host: CoreHost): Promise<unknown[]> {
+      now = T0;
+      const results: unknown[] = [];
+      for (const command of demoCatalogue()) results.push(await host.submit(command));
+      results.push(await host.submit({ type: 'paymentsSetUp', sandbox: true }));
+      const { userId } = (await host.submit({ type: 'createUser', email: 'ops@acme.mx', userType: 'merchant' })) as { userId: number };
+      now = T0 + 1_000;
+      results.push(
+        await host.submit({ type: 'createMerchant', userId, merchantName: 'Acme', email: 'pay@acme.mx', merchantType: 'BUSINESS', callbackUrl: 'https://acme.example', languageCode: 'en', remark: '', kycToken: 'k' }),
+      );
+      results.push(await host.submit({ type: 'activateMerchantAccount', userId, merchantId: 1, fiat: 'MXN', fieldList: {}, verifyToken: '' }));
+      return results;
+    }
+
+    it('then the worker journals them right after it, the replica applies them too, and both placements agree', async () => {
+      const inlineRecorder = new Recorder();
+      const inlineHost = inline(inlineRecorder);
+      const inlineResults = await merchantStory(inlineHost);
+      const workerRecorder = new Recorder();
+      const workerHost = await worker(workerRecorder);
+      const workerResults = await merchantStory(workerHost);
+
+      expect(workerResults).toEqual(inlineResults);
+      // The create answer shows the merchant's first state; the decisions follow as their own commands.
+      expect(workerResults.at(-1)).toMatchObject({ status: 1 });
+      expect(workerHost.core.payments.state.merchants.get(1)?.status).toBe(2);
+      expect(workerHost.core.payments.state.merchantAccounts.get('1:MXN')?.status).toBe(2);
+      expect(workerRecorder.stamped.slice(-5).map((s) => s.command.type)).toEqual(['createMerchant', 'merchantKyc', 'merchantKyc', 'activateMerchantAccount', 'reviewMerchantAccount']);
+      expect(workerRecorder.stamped).toEqual(inlineRecorder.stamped);
+      expect(stateHash(workerHost.core)).toBe(stateHash(inlineHost.core));
+      expect((await workerHost.verify({ replay: true })).ok).toBe(true);
+    });
+  });
+
   describe('when the same commands reach a worker core and an inline core at the same clock times', () => {
     it('then every result and the state hash are the same', async () => {
       const inlineHost = inline(new Recorder());

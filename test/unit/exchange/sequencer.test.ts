@@ -403,3 +403,35 @@ describe('Sequencer.enqueue', () => {
     expect(store.lastSeq()).toBe(0);
   });
 });
+
+/** A deposit of "10" makes a deposit of "1" and a withdraw due at once; the withdraw is refused. */
+class FollowUpApplier extends CounterApplier {
+  override apply(stamped: StampedCommand, rows: DerivedRows): number {
+    const result = super.apply(stamped, rows);
+    if (stamped.command.type === 'deposit' && stamped.command.amount === '10') rows.followUps.push(withdraw, deposit('1'));
+    return result;
+  }
+}
+
+describe('Sequencer follow-ups (area B automatic decisions)', () => {
+  it('when a command makes others due, then each accepted one is journaled right after it with the same stamp, and a refused one is dropped', async () => {
+    const store = openSqliteStore({ path: ':memory:', synchronous: 'NORMAL' });
+    const seq = new Sequencer({ store, applier: new FollowUpApplier(), clock: () => 1000 });
+    const outcomes: Outcome[] = [];
+    seq.enqueue(deposit('10'), (outcome) => outcomes.push(outcome));
+    seq.enqueue(deposit('2'), (outcome) => outcomes.push(outcome));
+    await seq.flush();
+    expect([...store.readJournal(0)].map((s) => [s.seq, s.ts, s.command.type === 'deposit' ? s.command.amount : s.command.type])).toEqual([
+      [1, 1000, '10'],
+      [2, 1000, '1'],
+      [3, 1000, '2'],
+    ]);
+    expect(outcomes.map((o) => (o.accepted ? [o.stamped.seq, o.followUps.map((f) => f.seq)] : 'refused'))).toEqual([
+      [1, [2]],
+      [3, []],
+    ]);
+    // The refused withdraw left no rows: one flow per accepted deposit.
+    expect(store.flowSums()).toEqual([{ accountId: 1, asset: 'USDT', sum: '13' }]);
+    store.close();
+  });
+});
