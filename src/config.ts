@@ -19,6 +19,8 @@ export interface Config {
   engineTimeoutMs: number;
   /** Where the core and the journal's writes run: the HTTP thread (default) or a worker thread. */
   coreThread: CoreThread;
+  /** `BOURSE_SANDBOX` (area B §1.7): merchant tokens may drive the simulator; default on. */
+  sandbox: boolean;
 }
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -46,6 +48,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isSafeInteger(engineTimeoutMs) || engineTimeoutMs < 1) throw new ConfigError('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
   const coreThread = env.BOURSE_CORE_THREAD ?? 'inline';
   if (coreThread !== 'inline' && coreThread !== 'worker') throw new ConfigError(`BOURSE_CORE_THREAD must be inline or worker, got ${coreThread}`);
+  const sandbox = env.BOURSE_SANDBOX ?? '1';
+  if (sandbox !== '0' && sandbox !== '1') throw new ConfigError(`BOURSE_SANDBOX must be 0 or 1, got ${sandbox}`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -59,5 +63,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotEveryCommands,
     engineTimeoutMs,
     coreThread,
+    sandbox: sandbox === '1',
   };
 }

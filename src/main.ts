@@ -101,7 +101,11 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     if (admin.generated && config.logLevel !== 'silent') {
       process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
     }
-    if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox);
+    if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox, config.sandbox);
+    // Area B's desk on first start; the sandbox flag journaled whenever it changes, so replays decide alike.
+    if (core.payments.state.deskAccountId === 0 || core.payments.state.sandbox !== config.sandbox) {
+      await exchange.submit({ type: 'paymentsSetUp', sandbox: config.sandbox });
+    }
     if (config.demo) {
       const demo = writeDemoCredentials(exchange, secretBox, config.dataDir);
       if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
@@ -109,6 +113,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
 
     deadlines.start();
     let accepting = true;
+    // Known once the server listens; area B's links are built on requests, which come after that.
+    let url = '';
     const { app } = buildApp({
       exchange,
       limiter,
@@ -120,11 +126,13 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       listenKeys,
       engineTimeoutMs: config.engineTimeoutMs,
       upgradeRoutes: [marketStreams, userStreams],
+      sandbox: config.sandbox,
+      publicBaseUrl: () => url,
     });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
-    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     logger.info({ url }, 'Bourse is serving');
 
     let marketMaker: DemoMarketMaker | undefined;

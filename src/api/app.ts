@@ -2,12 +2,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { BourseError } from '../core/errors.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
+import { registerSandboxPages } from './sandbox/pages.js';
 import { Authenticator } from './auth/authenticate.js';
 import type { RateLimiter } from './auth/rate-limiter.js';
 import type { SecretBox } from './auth/secret-box.js';
+import { toPaymentError, sendEnvelopeError } from './merchant/envelope.js';
+import { isMerchantPath, registerMerchantRoutes, sendMerchantNotFound } from './merchant/merchant-routes.js';
 import type { Metrics } from './metrics.js';
-import { docsPage, openApiDocument } from './openapi.js';
-import { areaAEndpoints } from './registry.js';
+import { docsPage, MERCHANT_OPENAPI_PATH, merchantOpenApiDocument, openApiDocument } from './openapi.js';
+import { areaAEndpoints, areaBEndpoints } from './registry.js';
 import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
 import { normalizePeerAddress } from './auth/ip-whitelist.js';
 import type { ListenKeys } from './ws/listen-keys.js';
@@ -30,9 +33,13 @@ export interface AppDeps {
   engineTimeoutMs: number;
   /** WebSocket families, in matching order (W2 before W1, area A §1.1). */
   upgradeRoutes: readonly UpgradeRoute[];
+  /** `BOURSE_SANDBOX` (area B §1.7): §7 accepts merchant tokens. */
+  sandbox: boolean;
+  /** The server's own `http://<HOST>:<PORT>`: known only once it listens, hence a function. */
+  publicBaseUrl: () => string;
 }
 
-/** The HTTP server: area A routes from the registry, the operator API, health and metrics. */
+/** The HTTP server: area A and area B routes from the registry, the operator API, health and metrics. */
 export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authenticator } {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger,
@@ -59,7 +66,10 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   const auth = new Authenticator(deps.exchange, deps.secretBox, deps.limiter);
   app.addHook('onRequest', async (request, reply) => {
     if (!deps.accepting() && !request.url.startsWith('/health') && !request.url.startsWith('/metrics')) {
-      return sendJson(reply, 503, {}, new BourseError('SERVICE_UNAVAILABLE').toBody());
+      const stopping = new BourseError('SERVICE_UNAVAILABLE');
+      // Area B answers -1016 in its envelope (area B §8).
+      if (isMerchantPath(request.url)) return sendEnvelopeError(reply, toPaymentError(stopping), {}, request.log);
+      return sendJson(reply, 503, {}, stopping.toBody());
     }
     return undefined;
   });
@@ -75,10 +85,22 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
 
   const endpoints = areaAEndpoints(deps.limiter.config, deps.listenKeys);
   registerSpotRoutes(app, endpoints, deps.exchange, auth, deps.engineTimeoutMs);
+  const merchantEndpoints = areaBEndpoints();
+  registerMerchantRoutes(app, merchantEndpoints, {
+    exchange: deps.exchange,
+    limiter: deps.limiter,
+    secretBox: deps.secretBox,
+    adminToken: deps.adminToken,
+    sandbox: deps.sandbox,
+    publicBaseUrl: deps.publicBaseUrl,
+  });
   const openApi = JSON.stringify(openApiDocument(endpoints));
-  const docs = docsPage(endpoints);
+  const merchantOpenApi = JSON.stringify(merchantOpenApiDocument(merchantEndpoints));
+  const docs = docsPage(endpoints, merchantEndpoints);
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docs));
+  app.get(MERCHANT_OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(merchantOpenApi));
+  registerSandboxPages(app, { exchange: deps.exchange, sandbox: deps.sandbox });
   registerAdminRoutes(app, { exchange: deps.exchange, auth, secretBox: deps.secretBox, adminToken: deps.adminToken });
   app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
   app.get('/metrics', async (_request, reply) =>
@@ -95,7 +117,12 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     },
     normalizePeerAddress,
   );
-  app.setNotFoundHandler((request, reply) => sendError(reply, new BourseError('UNKNOWN_PATH'), {}, request.log));
-  app.setErrorHandler((error, request, reply) => sendError(reply, error, {}, request.log));
+  // Each area answers in its own format: area B's prefixes in its envelope, everything else as area A.
+  app.setNotFoundHandler((request, reply) =>
+    isMerchantPath(request.url) ? sendMerchantNotFound(request, reply) : sendError(reply, new BourseError('UNKNOWN_PATH'), {}, request.log),
+  );
+  app.setErrorHandler((error, request, reply) =>
+    isMerchantPath(request.url) ? sendEnvelopeError(reply, error, {}, request.log) : sendError(reply, error, {}, request.log),
+  );
   return { app, auth };
 }

@@ -1,5 +1,7 @@
 import { ERRORS } from '../core/errors.js';
+import { PAYMENT_ERRORS } from '../core/payment-errors.js';
 import { endpointPaths, type Endpoint, type ParamDoc } from './endpoint.js';
+import type { MerchantAuth, MerchantEndpoint } from './merchant/merchant-endpoint.js';
 
 const SIGNED_TYPES = new Set(['USER_DATA', 'TRADE', 'SUB_ACCOUNT_LIST', 'ACCOUNT_TRANSFER', 'BALANCE_FLOW', 'TRANSFER', 'WITHDRAW']);
 
@@ -79,8 +81,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A readable, self-contained API page (no scripts, no external assets). */
-export function docsPage(endpoints: readonly Endpoint[]): string {
+/** A readable, self-contained API page (no scripts, no external assets): area A, then area B. */
+export function docsPage(endpoints: readonly Endpoint[], merchantEndpoints: readonly MerchantEndpoint[] = []): string {
   const rows = endpoints
     .map((e) => {
       const [canonical, ...aliases] = endpointPaths(e);
@@ -107,6 +109,166 @@ ${rows}
 <table><tr><th>code</th><th>HTTP</th><th>msg</th></tr>
 ${errors}
 </table>
-</body></html>
+${merchantEndpoints.length === 0 ? '' : merchantSection(merchantEndpoints)}</body></html>
+`;
+}
+
+/** Area B's document is separate: its envelope, auth and errors differ from area A's. */
+export const MERCHANT_OPENAPI_PATH = '/openapi-v2.json';
+
+const MERCHANT_SCHEMA_OF: Record<ParamDoc['type'], Record<string, unknown>> = {
+  // §1.1: integers and decimals accept a JSON number or a string.
+  STRING: { type: 'string' },
+  INT: { type: ['integer', 'string'], pattern: '^[0-9]+$' },
+  LONG: { type: ['integer', 'string'], pattern: '^[0-9]+$' },
+  DECIMAL: { type: ['string', 'number'], pattern: '^[0-9]+(\\.[0-9]+)?$' },
+  ENUM: { type: 'string' },
+};
+
+const MERCHANT_SECURITY: Record<MerchantAuth, Record<string, string[]>[]> = {
+  KEY: [{ apiKey: [] }],
+  TOKEN: [{ token: [] }],
+  // `/v2/base/*`: anonymous, or with a token (then charged to the user, §9.1).
+  OPTIONAL_TOKEN: [{}, { token: [] }],
+  SANDBOX: [{ token: [] }, { adminBearer: [] }],
+};
+
+const MERCHANT_AUTH_TEXT: Record<MerchantAuth, string> = {
+  KEY: 'X-BH-APIKEY with timestamp and signature (HMAC-SHA256 hex of the raw query without signature)',
+  TOKEN: 'X-BH-TOKEN',
+  OPTIONAL_TOKEN: 'none, or X-BH-TOKEN (a bad token is ignored)',
+  SANDBOX: 'X-BH-TOKEN while BOURSE_SANDBOX=1, or Authorization: Bearer <operator token>',
+};
+
+function merchantSchema(doc: ParamDoc): Record<string, unknown> {
+  return { ...MERCHANT_SCHEMA_OF[doc.type], ...(doc.values === undefined ? {} : { enum: [...doc.values] }), ...(doc.description ? { description: doc.description } : {}) };
+}
+
+/** `/v2/payments/:userPaymentId` → `/v2/payments/{userPaymentId}` and its path parameter names. */
+function openApiPath(path: string): { path: string; pathParams: string[] } {
+  const pathParams: string[] = [];
+  const converted = path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+    pathParams.push(name);
+    return `{${name}}`;
+  });
+  return { path: converted, pathParams };
+}
+
+/** Tag of an area B path: `sandbox`, else its first segment after the version (`base`, `merchant`, …). */
+function merchantTag(path: string): string {
+  if (path.startsWith('/sandbox')) return 'sandbox';
+  const segments = path.split('/').filter((s) => s.length > 0);
+  const version = segments.indexOf('v2');
+  return segments[version + 1] ?? 'v2';
+}
+
+function merchantOperation(endpoint: MerchantEndpoint, path: string, canonical: string, pathParams: readonly string[]): Record<string, unknown> {
+  const inQuery = endpoint.method === 'GET';
+  const fields = endpoint.params.filter((p) => !pathParams.includes(p.name));
+  const bucket = endpoint.auth === 'KEY' ? 'B0 (10/min per key)' : endpoint.bucket === 'quote' ? 'quote (60/min per user)' : 'general (1200/min per user)';
+  const parameters = [
+    ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    ...(inQuery ? fields.map((doc) => ({ name: doc.name, in: 'query', required: doc.required === true, schema: merchantSchema(doc) })) : []),
+  ];
+  const bodySchema = {
+    type: 'object',
+    properties: Object.fromEntries(fields.map((doc) => [doc.name, merchantSchema(doc)])),
+    required: fields.filter((doc) => doc.required === true).map((doc) => doc.name),
+  };
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
+  return {
+    operationId: `${endpoint.id}_${endpoint.method}_${path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    summary: `${endpoint.id} ${endpoint.summary}`,
+    description: `Auth: ${MERCHANT_AUTH_TEXT[endpoint.auth]}. Rate bucket ${bucket}; counts ${endpoint.cost ?? 1}.${path === canonical ? '' : ` Alias of ${canonical}.`}`,
+    tags: [merchantTag(path)],
+    parameters,
+    ...(inQuery || fields.length === 0
+      ? {}
+      : {
+          requestBody: {
+            required: bodySchema.required.length > 0,
+            content: { 'application/json': { schema: bodySchema }, 'application/x-www-form-urlencoded': { schema: bodySchema } },
+          },
+        }),
+    responses: {
+      '200': { description: 'Success: data in the envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
+      '4XX': { description: 'Refused (HTTP status per code, §8)', content: errorContent },
+      '5XX': { description: '-1001 outcome unknown, or -1016 stopping', content: errorContent },
+    },
+    security: MERCHANT_SECURITY[endpoint.auth],
+  };
+}
+
+/** OpenAPI 3.1 of area B, generated from its registry: paths, methods, parameters, auth, envelope and §8 codes. */
+export function merchantOpenApiDocument(endpoints: readonly MerchantEndpoint[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of endpoints) {
+    const canonical = openApiPath(endpoint.path).path;
+    for (const raw of [endpoint.path, ...(endpoint.extraPaths ?? [])]) {
+      const { path, pathParams } = openApiPath(raw);
+      paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: merchantOperation(endpoint, path, canonical, pathParams) };
+    }
+  }
+  const errors = Object.entries(PAYMENT_ERRORS).map(([msg, e]) => ({ code: e.code, msg, http: e.http }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Bourse merchant payments API (area B)',
+      version: '2025-06-13',
+      description:
+        'Merchant payments under /v2, /openapi/v2 and /sandbox/v2. Every answer is an envelope {code, msg, data}; errors add detail. GET takes parameters in the query, other methods a JSON (or form) body; the query wins.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-BH-APIKEY', description: 'B0 only; with timestamp and signature in the query' },
+        token: { type: 'apiKey', in: 'header', name: 'X-BH-TOKEN', description: 'from B0; valid 2 h by default' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'the operator token; sandbox routes only' },
+      },
+      schemas: {
+        Envelope: {
+          type: 'object',
+          required: ['code', 'msg', 'data'],
+          properties: { code: { const: 200 }, msg: { const: 'SUCCESS' }, data: {} },
+        },
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['code', 'msg', 'detail', 'data'],
+          properties: {
+            code: { type: 'integer', enum: errors.map((e) => e.code) },
+            msg: { type: 'string', enum: errors.map((e) => e.msg) },
+            detail: { type: 'string', description: 'a human sentence; wording may change' },
+            data: { description: 'null, except the existing ids on -1174' },
+          },
+          'x-errors': errors,
+        },
+      },
+    },
+  };
+}
+
+function merchantSection(endpoints: readonly MerchantEndpoint[]): string {
+  const rows = endpoints
+    .map((e) => {
+      const paths = [e.path, ...(e.extraPaths ?? [])].map((p) => openApiPath(p).path);
+      const params = e.params.map((p) => `${escapeHtml(p.name)}${p.required ? '*' : ''} <small>${p.type}</small>`).join('<br>');
+      return `<tr><td>${e.id}</td><td><b>${e.method}</b> <code>${escapeHtml(paths[0])}</code><br><small>${paths.slice(1).map(escapeHtml).join(', ')}</small></td><td>${escapeHtml(e.summary)}</td><td>${escapeHtml(MERCHANT_AUTH_TEXT[e.auth])}</td><td>${params}</td></tr>`;
+    })
+    .join('\n');
+  const errors = Object.entries(PAYMENT_ERRORS)
+    .map(([msg, e]) => `<tr><td>${e.code}</td><td>${e.http}</td><td>${escapeHtml(msg)}</td></tr>`)
+    .join('\n');
+  return `<h1>Bourse merchant payments API (area B)</h1>
+<p>Machine-readable: <a href="${MERCHANT_OPENAPI_PATH}">${MERCHANT_OPENAPI_PATH}</a> (OpenAPI 3.1). Answers are envelopes
+<code>{"code":200,"msg":"SUCCESS","data":…}</code>; errors <code>{"code":…,"msg":…,"detail":…,"data":null}</code>. * = required.</p>
+<h2>Endpoints</h2>
+<table><tr><th>#</th><th>Path</th><th>Operation</th><th>Auth</th><th>Parameters</th></tr>
+${rows}
+</table>
+<h2>Errors</h2>
+<table><tr><th>code</th><th>HTTP</th><th>msg</th></tr>
+${errors}
+</table>
 `;
 }

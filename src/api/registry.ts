@@ -1,5 +1,13 @@
 import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
+import { baseEndpoints } from './merchant/base.js';
+import { beneficiaryEndpoints } from './merchant/beneficiaries.js';
+import { merchantEndpoints } from './merchant/merchants.js';
+import { pendingFundEndpoints } from './merchant/pending-funds.js';
+import { userAssetEndpoints } from './merchant/user-assets.js';
+import { sandboxEndpoints } from './sandbox/sandbox-endpoints.js';
+import type { MerchantEndpoint } from './merchant/merchant-endpoint.js';
+import { tokenEndpoints } from './merchant/token.js';
 import { accountEndpoints } from './spot/account.js';
 import { fundsEndpoints } from './spot/funds.js';
 import { generalEndpoints } from './spot/general.js';
@@ -17,4 +25,13 @@ import { walletEndpoints } from './spot/wallet.js';
  */
 export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys): Endpoint[] {
   return [...generalEndpoints(limits), ...marketEndpoints(), ...orderEndpoints(), ...tradeEndpoints(), ...accountEndpoints(), ...fundsEndpoints(), ...subAccountEndpoints(), ...userStreamEndpoints(listenKeys), ...walletEndpoints()];
+}
+
+/**
+ * The declarative table of area B endpoints (spec/area-b.md §2.0, §7): `/v2`, `/openapi/v2` and
+ * `/sandbox/v2`. Routing, auth, rate-limit buckets and the OpenAPI document come from these
+ * entries; a new endpoint list is appended here.
+ */
+export function areaBEndpoints(): MerchantEndpoint[] {
+  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...sandboxEndpoints()];
 }

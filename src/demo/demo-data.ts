@@ -7,6 +7,7 @@ import type { Exchange } from '../exchange/exchange.js';
 import { generateApiCredential } from '../api/auth/keys.js';
 import type { SecretBox } from '../api/auth/secret-box.js';
 import { DEMO_ASSETS, DEMO_BALANCES, DEMO_MARKET_MAKER_BALANCES, DEMO_SYMBOLS } from './demo-catalogue.js';
+import { demoPaymentCommands } from './demo-payments.js';
 
 export const DEMO_USER_EMAIL = 'demo@bourse.local';
 export const DEMO_MERCHANT_EMAIL = 'merchant@bourse.local';
@@ -21,6 +22,8 @@ export interface DemoCredentials {
   secretKey: string;
   merchantApiKey: string;
   merchantSecretKey: string;
+  /** The demo merchant user's "Demo Merchant" (area B), "" when this database has none. */
+  merchantId: string;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface DemoCredentials {
  * (operator.md). Every command is submitted in one event-loop turn, so they form one batch and one
  * journal transaction: a crash while seeding leaves all of it or none, never half a demo.
  */
-export async function seedDemo(exchange: Exchange, secretBox: SecretBox): Promise<void> {
+export async function seedDemo(exchange: Exchange, secretBox: SecretBox, sandbox: boolean): Promise<void> {
   const ledger = exchange.core.ledger;
   // Seeding runs alone on an empty journal: the ids the core will give are its next counters.
   let nextUserId = ledger.nextUserId;
@@ -53,9 +56,11 @@ export async function seedDemo(exchange: Exchange, secretBox: SecretBox): Promis
     );
   };
   fundedUser(DEMO_USER_EMAIL, 'user', DEMO_KEY_LABEL, DEMO_BALANCES);
+  const merchantUserId = nextUserId;
   fundedUser(DEMO_MERCHANT_EMAIL, 'merchant', DEMO_KEY_LABEL, DEMO_BALANCES);
-  // Created last, so the demo user's and merchant's ids stay what they were before it existed.
+  // Created after the users above, so the demo user's and merchant's ids stay what they were before it existed.
   fundedUser(DEMO_MARKET_MAKER_EMAIL, 'user', MARKET_MAKER_KEY_LABEL, DEMO_MARKET_MAKER_BALANCES);
+  commands.push(...demoPaymentCommands(exchange.core, { nextUserId, nextAccountId, merchantUserId }, sandbox));
   await Promise.all(commands.map((command) => exchange.submit(command)));
 }
 
@@ -93,6 +98,7 @@ export function writeDemoCredentials(exchange: Exchange, secretBox: SecretBox, d
     secretKey: secretBox.open(demoKey.secretSealed),
     merchantApiKey: merchantKey.apiKey,
     merchantSecretKey: secretBox.open(merchantKey.secretSealed),
+    merchantId: String([...exchange.core.payments.state.merchants.values()].find((m) => m.userId === merchantKey.userId)?.merchantId ?? ''),
   };
   if (!existsSync(file)) writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   return credentials;

@@ -147,4 +147,6 @@ export interface TokenRecord {
   userId: number;
   expireTime: number;
   issuedAt: number;
+  /** Sequence number of the issuing command: the order of issue, even within one millisecond. */
+  issuedSeq: number;
 }

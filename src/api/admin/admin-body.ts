@@ -17,6 +17,11 @@ export class AdminBody {
     return new AdminBody(value as Record<string, unknown>);
   }
 
+  /** Every member as sent, for a partial document merged by the core (payments config). */
+  members(): Record<string, unknown> {
+    return structuredClone(this.fields);
+  }
+
   private raw(name: string, required: boolean): unknown {
     const value = this.fields[name];
     if (value === undefined || value === null) {

@@ -209,6 +209,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     ...pick(auth.limiter.config, RATE_LIMIT_KEYS),
     ...tradingConfigView(exchange.core),
   });
+  // Area B §1.7: one journaled document, merged member by member (the core checks every member).
+  route('GET', '/payments/config', () => exchange.core.payments.config);
+  route('PATCH', '/payments/config', ({ body }) => submit({ type: 'setPaymentsConfig', patch: body.members() }));
+
   route('GET', '/trading/config', configView);
   route('PATCH', '/trading/config', async ({ body }) => {
     const limits: Partial<RateLimitConfig> = {};

@@ -101,8 +101,11 @@ export class RateLimiter {
     private readonly clock: () => number,
   ) {}
 
-  /** Charges `weight` to a REQUEST_WEIGHT counter (`key:<apiKey>` or `ip:<ip>`); a refusal adds nothing. */
-  chargeWeight(counterKey: string, weight: number): WeightCharge {
+  /**
+   * Charges `weight` to a REQUEST_WEIGHT counter (`key:<apiKey>` or `ip:<ip>`); a refusal adds nothing.
+   * `limit` (default `requestWeightPerMinute`) serves counters with a limit of their own (area B §9.1).
+   */
+  chargeWeight(counterKey: string, weight: number, limit: number = this.config.requestWeightPerMinute): WeightCharge {
     if (!Number.isSafeInteger(weight) || weight < 0) throw new RangeError(`weight must be a count: ${weight}`);
     const now = this.tick();
     const minute = Math.floor(now / MINUTE_MS);
@@ -111,7 +114,6 @@ export class RateLimiter {
       counter = { minute, used: 0 };
       this.weights.set(counterKey, counter);
     }
-    const limit = this.config.requestWeightPerMinute;
     if (counter.used + weight > limit) {
       return { ok: false, used: counter.used, limit, retryAfterSec: secondsUntil((minute + 1) * MINUTE_MS, now) };
     }

@@ -98,7 +98,7 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
         this.listAssets();
         return this.state.config;
       case 'issueToken':
-        return this.issueToken(cmd, ctx.ts);
+        return this.issueToken(cmd, ctx);
       case 'createMerchant':
         return createMerchant(p, cmd);
       case 'relinkMerchant':
@@ -161,17 +161,18 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     }
   }
 
-  private issueToken(cmd: IssueTokenCommand, ts: number): { expireTime: number } {
+  private issueToken(cmd: IssueTokenCommand, ctx: PostingContext): { expireTime: number } {
+    const ts = ctx.ts;
     const key = this.core.catalogue.apiKeys.get(cmd.apiKey);
     if (key === undefined || key.revoked) refuse('REJECTED_MBX_KEY', 'API key unknown or revoked');
     if (this.core.ledger.users.get(key.userId)?.userType !== 'merchant') refuse('NOT_API_USER', `User ${key.userId} is not a merchant user`);
     const tokens = this.state.tokens;
-    const live = [...tokens.values()].filter((t) => t.apiKey === cmd.apiKey).sort((a, b) => a.issuedAt - b.issuedAt || (a.tokenHash < b.tokenHash ? -1 : 1));
+    const live = [...tokens.values()].filter((t) => t.apiKey === cmd.apiKey).sort((a, b) => a.issuedSeq - b.issuedSeq);
     for (const token of live) if (token.expireTime <= ts) tokens.delete(token.tokenHash);
     const stillLive = live.filter((t) => t.expireTime > ts);
     for (const token of stillLive.slice(0, Math.max(0, stillLive.length - MAX_TOKENS_PER_KEY + 1))) tokens.delete(token.tokenHash);
     const expireTime = ts + this.state.config.tokenTtlMs;
-    tokens.set(cmd.tokenHash, { tokenHash: cmd.tokenHash, apiKey: cmd.apiKey, userId: key.userId, expireTime, issuedAt: ts });
+    tokens.set(cmd.tokenHash, { tokenHash: cmd.tokenHash, apiKey: cmd.apiKey, userId: key.userId, expireTime, issuedAt: ts, issuedSeq: ctx.seq });
     return { expireTime };
   }
 

@@ -1,0 +1,53 @@
+import type { Exchange } from '../../exchange/exchange.js';
+import type { HttpMethod, ParamDoc } from '../endpoint.js';
+import type { MerchantParams } from './merchant-params.js';
+
+/**
+ * How an area B endpoint is reached (spec/area-b.md §2.0): `KEY` API key + signature (B0),
+ * `TOKEN` `X-BH-TOKEN`, `OPTIONAL_TOKEN` a token if valid, else none (`/v2/base/*`), `SANDBOX`
+ * §7: a token while `BOURSE_SANDBOX=1`, the operator's bearer token always.
+ */
+export type MerchantAuth = 'KEY' | 'TOKEN' | 'OPTIONAL_TOKEN' | 'SANDBOX';
+
+/** Rate-limit buckets of §9.1 besides the user's general one. */
+export type MerchantBucket = 'general' | 'quote';
+
+export interface MerchantContext {
+  params: MerchantParams;
+  /** Path parameters by name, as sent (handlers parse them). */
+  path: Readonly<Record<string, string>>;
+  exchange: Exchange;
+  /** The caller's user; 0 for an operator call on §7 (any object, `userId` from the query where needed). */
+  userId: number;
+  /** True for an operator (admin bearer) call on §7. */
+  admin: boolean;
+  /** The API key behind the token (or that signed B0); "" for operator calls and anonymous reads. */
+  apiKey: string;
+  ip: string;
+  /** `BOURSE_SANDBOX`. */
+  sandbox: boolean;
+  /** Base of links this server hands out (`kycLink`, `verifyLink`). */
+  publicBaseUrl: string;
+}
+
+export interface MerchantEndpoint {
+  /** The spec's number, e.g. "B13", or "S…" for a §7 route. */
+  id: string;
+  summary: string;
+  method: HttpMethod;
+  /** Absolute path, Fastify syntax for path parameters (`/v2/payments/:userPaymentId`). */
+  path: string;
+  extraPaths?: readonly string[];
+  auth: MerchantAuth;
+  bucket?: MerchantBucket;
+  /** Requests this call counts for in its bucket (B35: 5). */
+  cost?: number;
+  /**
+   * B35: the body may be `multipart/form-data` up to 26 MiB (else 1 MiB, §1.1); the handler reads
+   * the files from `params.rawBody` / `params.contentType`, and `params` then holds the query only.
+   */
+  multipart?: boolean;
+  params: readonly ParamDoc[];
+  /** Returns `data` of the §1.3 envelope. */
+  handler: (ctx: MerchantContext) => Promise<unknown> | unknown;
+}

@@ -1,0 +1,187 @@
+import { refuse } from '../../core/payment-errors.js';
+import { cryptoSpec, fiatSpec } from '../../payments/config.js';
+import type { Beneficiary, Merchant, MerchantAccount, SandboxModes } from '../../payments/model.js';
+import { formatFixed, unitsOf } from '../../payments/money.js';
+import type { FundingRecordRow } from '../../store/store.js';
+import { pathId } from '../merchant/beneficiaries.js';
+import type { MerchantContext, MerchantEndpoint } from '../merchant/merchant-endpoint.js';
+import { callerMerchant } from '../merchant/merchants.js';
+import { beneficiaryView, fundingView, merchantAccountView, merchantView } from '../merchant/views.js';
+
+const DECISIONS = ['approve', 'reject'] as const;
+
+/**
+ * The user a §7 call acts for: the token's, or for an operator call without an object id the
+ * `userId` of the query (required there).
+ */
+function subjectUser(ctx: MerchantContext): number {
+  if (!ctx.admin) return ctx.userId;
+  const userId = ctx.params.int('userId', { required: true, min: 1 });
+  if (ctx.exchange.core.ledger.users.get(userId)?.userType !== 'merchant') refuse('NOT_API_USER', `User ${userId} is not a merchant user`);
+  return userId;
+}
+
+function merchantIdOf(ctx: MerchantContext): number {
+  return pathId(ctx, 'merchantId', () => refuse('MC_NOT_EXIST', `Merchant ${ctx.path.merchantId ?? ''} does not exist`));
+}
+
+function reason(ctx: MerchantContext, name: string): { [key: string]: string } {
+  const text = ctx.params.str(name, { max: 256 });
+  return text === undefined ? {} : { [name]: text };
+}
+
+function modes(ctx: MerchantContext): SandboxModes {
+  return ctx.exchange.core.payments.modesOf(subjectUser(ctx));
+}
+
+function setModes(ctx: MerchantContext): Promise<unknown> {
+  const userId = subjectUser(ctx);
+  const names: (keyof SandboxModes)[] = ['kyc', 'accountReview', 'beneficiaryReview', 'orderReview', 'payout', 'payoutFailCode', 'deposit'];
+  const changes: Record<string, unknown> = {};
+  for (const name of names) {
+    if (!ctx.params.has(name)) continue;
+    changes[name] = name === 'payoutFailCode' ? ctx.params.int(name, { min: -7001, max: -7000 }) : ctx.params.str(name, { max: 16 });
+  }
+  return ctx.exchange.submit({ type: 'setSandboxModes', userId, modes: changes });
+}
+
+async function kyc(ctx: MerchantContext): Promise<unknown> {
+  const merchantId = merchantIdOf(ctx);
+  const action = ctx.params.enumOf('action', ['submit', 'approve', 'reject'] as const, { required: true });
+  callerMerchant(ctx, merchantId);
+  const merchant = await ctx.exchange.submit<Merchant>({ type: 'merchantKyc', userId: ctx.userId, merchantId, action, ...reason(ctx, 'rejectReason') });
+  return merchantView(merchant);
+}
+
+async function accountReview(ctx: MerchantContext): Promise<unknown> {
+  const merchantId = merchantIdOf(ctx);
+  const fiat = ctx.path.fiat ?? '';
+  const action = ctx.params.enumOf('action', ['verify', 'approve', 'reject'] as const, { required: true });
+  callerMerchant(ctx, merchantId);
+  const account = await ctx.exchange.submit<MerchantAccount>({ type: 'reviewMerchantAccount', userId: ctx.userId, merchantId, fiat, action, ...reason(ctx, 'failReason') });
+  return merchantAccountView(ctx.exchange.core, account);
+}
+
+async function beneficiaryReview(ctx: MerchantContext): Promise<unknown> {
+  const userPaymentId = pathId(ctx, 'userPaymentId', () => refuse('PAYMENT_NOT_EXIST', `Beneficiary ${ctx.path.userPaymentId ?? ''} does not exist`));
+  const action = ctx.params.enumOf('action', DECISIONS, { required: true });
+  const beneficiary = await ctx.exchange.submit<Beneficiary>({ type: 'reviewBeneficiary', userId: ctx.userId, userPaymentId, action, ...reason(ctx, 'failReason') });
+  return beneficiaryView(ctx.exchange.core, beneficiary);
+}
+
+function arrival(ctx: MerchantContext): Promise<unknown> {
+  const { params } = ctx;
+  const merchantId = params.int('merchantId', { required: true, min: 1 });
+  const fiat = params.str('fiat', { required: true, max: 16 });
+  const amount = params.dec('amount', fiatSpec(ctx.exchange.core.payments.config, fiat)?.accuracy ?? 2, { required: true });
+  const text = (name: string, max = 128): string => params.str(name, { max }) ?? '';
+  return ctx.exchange.submit({
+    type: 'bankArrival',
+    userId: ctx.userId,
+    merchantId,
+    fiat,
+    amount,
+    reference: text('reference', 64),
+    traceNumber: text('traceNumber', 64),
+    payerName: text('payerName'),
+    payerAccount: text('payerAccount', 64),
+    cardNo: text('cardNo', 32),
+    taxId: text('taxId', 32),
+    description: text('description', 256),
+  });
+}
+
+/** An area A deposit into the merchant's M (§7.2 `crypto-deposits`), so area A sees it too. */
+async function cryptoDeposit(ctx: MerchantContext): Promise<unknown> {
+  const { params } = ctx;
+  const merchantId = params.int('merchantId', { required: true, min: 1 });
+  const crypto = params.str('crypto', { required: true, max: 16 });
+  const spec = cryptoSpec(ctx.exchange.core.payments.config, crypto);
+  if (spec === undefined) refuse('TOKEN_NOT_SUPPORT', `Token ${crypto} is not supported`);
+  const amount = params.dec('amount', spec.accuracy, { required: true });
+  const merchant = callerMerchant(ctx, merchantId);
+  await ctx.exchange.submit({ type: 'deposit', accountId: merchant.accountId, asset: crypto, amount, txId: `sandbox-${merchantId}-${ctx.exchange.clock()}` });
+  return { merchantId, crypto, amount: formatFixed(unitsOf(amount, spec.accuracy) ?? 0n, spec.accuracy) };
+}
+
+function settle(action: 'complete' | 'cancel'): (ctx: MerchantContext) => Promise<unknown> {
+  return async (ctx) => {
+    const txId = pathId(ctx, 'txId', () => refuse('INVALID_STATE', `Funding record ${ctx.path.txId ?? ''} is not pending`));
+    await ctx.exchange.submit({ type: 'settleFunding', userId: ctx.userId, txId, action, ...(action === 'cancel' ? reason(ctx, 'failReason') : {}) });
+    const row: FundingRecordRow | undefined = ctx.exchange.history.getFundingRecord(txId);
+    return row === undefined ? null : fundingView(row);
+  };
+}
+
+async function merchantLimits(ctx: MerchantContext): Promise<unknown> {
+  const merchantId = merchantIdOf(ctx);
+  const { params } = ctx;
+  const limit = (name: string): { [key: string]: string } => {
+    const value = params.dec(name, 2, { allowZero: true });
+    return value === undefined ? {} : { [name]: value };
+  };
+  const accounts = params.obj('accounts');
+  const perAccount: Record<string, { buyAmountLimit?: string; sellAmountLimit?: string }> = {};
+  for (const [fiat, value] of Object.entries(accounts ?? {})) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse('PARAM_IS_INVALID', `accounts.${fiat} must be an object`);
+    const entry: { buyAmountLimit?: string; sellAmountLimit?: string } = {};
+    for (const [name, limitValue] of Object.entries(value as Record<string, unknown>)) {
+      if ((name !== 'buyAmountLimit' && name !== 'sellAmountLimit') || typeof limitValue !== 'string') refuse('PARAM_IS_INVALID', `accounts.${fiat}.${name} is invalid`);
+      entry[name] = limitValue;
+    }
+    perAccount[fiat] = entry;
+  }
+  callerMerchant(ctx, merchantId);
+  const merchant = await ctx.exchange.submit<Merchant>({
+    type: 'setMerchantLimits',
+    userId: ctx.userId,
+    merchantId,
+    ...limit('dayFiatLimit'),
+    ...limit('monthFiatLimit'),
+    ...limit('monthCryptoLimit'),
+    ...(accounts === undefined ? {} : { accounts: perAccount }),
+  });
+  return merchantView(merchant);
+}
+
+async function userLimit(ctx: MerchantContext): Promise<unknown> {
+  const userId = subjectUser(ctx);
+  const monthLimit = ctx.params.dec('monthLimit', 2, { required: true, allowZero: true });
+  await ctx.exchange.submit({ type: 'setUserLimit', userId, monthLimit });
+  const core = ctx.exchange.core;
+  return {
+    userId,
+    country: core.payments.config.defaultCountry,
+    companyName: core.ledger.users.get(userId)?.email ?? '',
+    kycPassed: true,
+    monthLimit: core.payments.state.userLimits.get(userId) ?? monthLimit,
+    monthUsed: '0.00',
+  };
+}
+
+const sandbox = (id: string, summary: string, method: MerchantEndpoint['method'], path: string, handler: MerchantEndpoint['handler']): MerchantEndpoint => ({
+  id,
+  summary,
+  method,
+  path: `/sandbox/v2${path}`,
+  auth: 'SANDBOX',
+  params: [],
+  handler,
+});
+
+/** §7 control API, the part for merchants, accounts, beneficiaries and funds. */
+export function sandboxEndpoints(): MerchantEndpoint[] {
+  return [
+    sandbox('S1', 'Simulator modes', 'GET', '/modes', modes),
+    sandbox('S2', 'Change simulator modes', 'PUT', '/modes', setModes),
+    sandbox('S3', 'Merchant KYC action', 'POST', '/merchants/:merchantId/kyc', kyc),
+    sandbox('S4', 'Merchant account review', 'POST', '/merchant/accounts/:merchantId/:fiat/review', accountReview),
+    sandbox('S5', 'Beneficiary review', 'POST', '/payments/:userPaymentId/review', beneficiaryReview),
+    sandbox('S6', 'Bank arrival', 'POST', '/deposits', arrival),
+    sandbox('S7', "Crypto deposit into a merchant's account", 'POST', '/crypto-deposits', cryptoDeposit),
+    sandbox('S8', 'Complete a pending funding record', 'POST', '/funding/:txId/complete', settle('complete')),
+    sandbox('S9', 'Cancel a pending funding record', 'POST', '/funding/:txId/cancel', settle('cancel')),
+    sandbox('S10', 'Merchant limits', 'PUT', '/merchants/:merchantId/limits', merchantLimits),
+    sandbox('S11', 'User monthly limit', 'PUT', '/user/limit', userLimit),
+  ];
+}
