@@ -9,6 +9,8 @@ import { startChildServer, type ChildServer } from '../support/child-server.js';
 import { startOrderLoad, type Trader } from '../support/order-load.js';
 import { randomInt, seededRandom } from '../support/prng.js';
 import { createFundedTrader, demoTrader, liftRateLimits } from '../support/trading-setup.js';
+import { MerchantClient } from '../support/merchant-client.js';
+import { PaymentAckLog, startPaymentLoad } from '../support/payment-load.js';
 
 const SEED = 20_260_601;
 const ROUNDS = 5;
@@ -48,6 +50,27 @@ describe('kill -9 under concurrent order load', () => {
     return child;
   };
 
+  /** Every acknowledged arrival and claim is there exactly once, and a retry of one applies nothing. */
+  const expectPaymentsRecovered = async (client: MerchantClient, merchantId: number, payments: PaymentAckLog): Promise<void> => {
+    const records = new Map<number, { type: string; amount: string; clientId: string }>();
+    for (let page = 1; ; page++) {
+      const answer = await client.ok<{ data: { txId: number; type: string; amount: string; clientId: string }[] }>('GET', '/v2/merchant/funding/records', { merchantId, pageSize: 1000, currentPage: page });
+      for (const record of answer.data) records.set(record.txId, record);
+      if (answer.data.length < 1000) break;
+    }
+    for (const [traceNumber, acked] of payments.arrivals) {
+      expect(records.get(acked.txId), `arrival ${traceNumber}`).toMatchObject({ type: 'DEPOSIT', amount: acked.amount });
+    }
+    for (const [clientId, acked] of payments.claims) {
+      expect(records.get(acked.txId), `claim ${clientId}`).toMatchObject({ type: 'WITHDRAW', amount: acked.amount, clientId });
+    }
+    const [traceNumber, arrival] = [...payments.arrivals][0] ?? [];
+    if (traceNumber !== undefined && arrival !== undefined) {
+      const again = await client.call('POST', '/sandbox/v2/deposits', { merchantId, fiat: 'MXN', amount: arrival.amount, traceNumber });
+      expect([again.code, again.data]).toEqual([-1174, { txId: arrival.txId }]);
+    }
+  };
+
   const expectRecovered = async (server: ChildServer, traders: readonly Trader[], log: AckLog, round: number): Promise<void> => {
     expect(await findLostAcknowledgements(server.url, traders, log, round)).toEqual([]);
     const report = await verifyWithReplay(server.url, server.adminToken);
@@ -58,20 +81,29 @@ describe('kill -9 under concurrent order load', () => {
   it('when the server is killed at random moments, then after each restart every acknowledged order and trade is there and the state equals a fresh replay', async () => {
     const random = seededRandom(SEED);
     const log = new AckLog();
+    const payments = new PaymentAckLog();
     let recoveriesFromSnapshot = 0;
     let server = await start(0);
     const traders = [demoTrader(server.demo), await createFundedTrader(server.url, server.adminToken, 'second', SECOND_USER_FUNDS)];
+    // Area B beside the orders: the demo merchant's arrivals and claims (tokens survive restarts).
+    const merchantId = Number(server.demo.merchantId);
+    const token = (await MerchantClient.connect(server.url, server.demo.merchantApiKey, server.demo.merchantSecretKey)).token;
+    const merchantOn = (url: string): MerchantClient => new MerchantClient(url, token, server.demo.merchantApiKey);
+    const beneficiaryId = (await merchantOn(server.url).ok<{ record: { id: number }[] }>('GET', '/v2/payments', { merchantId, status: 1 })).record[0].id;
 
     for (let round = 1; round <= ROUNDS; round++) {
       const killAfterMs = randomInt(random, KILL_AFTER_MS.min, KILL_AFTER_MS.max);
       const load = startOrderLoad({ url: server.url, traders, loops: LOOPS, seed: SEED + round, round, log });
+      const paymentLoad = startPaymentLoad({ client: merchantOn(server.url), merchantId, beneficiaryId, loops: 2, seed: SEED + round, round, log: payments });
       await delay(killAfterMs);
       const killed = server.kill('SIGKILL');
       load.stop();
+      paymentLoad.stop();
       expect(await killed).toEqual({ code: null, signal: 'SIGKILL' });
       const outcome = await load.done;
       expect(outcome.malformed).toEqual([]);
       expect([...outcome.errorAnswers.keys()].filter((key) => key.startsWith('5'))).toEqual([]);
+      expect((await paymentLoad.done).serverErrors).toBe(0);
 
       server = await start(round);
       const recovered = server.logLine('state recovered');
@@ -81,6 +113,7 @@ describe('kill -9 under concurrent order load', () => {
           ` recovered in ${Number(recovered?.ms).toFixed(1)} ms (snapshot at ${String(recovered?.snapshotSeq)}, replayed ${String(recovered?.replayed)}), serving after ${server.startMs.toFixed(0)} ms`,
       );
       await expectRecovered(server, traders, log, round);
+      await expectPaymentsRecovered(merchantOn(server.url), merchantId, payments);
 
       if (CLEAN_RESTART_ROUNDS.has(round)) {
         const before = await Promise.all(traders.map((trader) => balancesOf(server.url, trader)));
@@ -93,8 +126,10 @@ describe('kill -9 under concurrent order load', () => {
 
     // The checks above are only as strong as the load: it must have traded, and recovery must have
     // gone through a snapshot followed by a replay.
-    console.log(`in all: ${log.commands} commands acknowledged, ${log.orders.size} orders, ${log.fillCount} taker fills`);
+    console.log(`in all: ${log.commands} commands acknowledged, ${log.orders.size} orders, ${log.fillCount} taker fills, ${payments.arrivals.size} arrivals, ${payments.claims.size} claims`);
     expect(log.orders.size).toBeGreaterThan(0);
+    expect(payments.arrivals.size).toBeGreaterThan(0);
+    expect(payments.claims.size).toBeGreaterThan(0);
     expect(log.fillCount).toBeGreaterThan(0);
     expect(recoveriesFromSnapshot).toBeGreaterThan(0);
   }, 90_000);
