@@ -45,6 +45,11 @@ export interface MerchantKycCommand {
   merchantId: number;
   action: 'submit' | 'approve' | 'reject';
   rejectReason?: string;
+  /**
+   * Set on an automatic decision (a follow-up or a deadline): its key in the module's decisions.
+   * Found stale (the object moved on), it is dropped rather than refused (area B §5.7).
+   */
+  due?: string;
 }
 export interface ActivateMerchantAccountCommand {
   type: 'activateMerchantAccount';
@@ -62,6 +67,11 @@ export interface ReviewMerchantAccountCommand {
   fiat: string;
   action: 'verify' | 'approve' | 'reject';
   failReason?: string;
+  /**
+   * Set on an automatic decision (a follow-up or a deadline): its key in the module's decisions.
+   * Found stale (the object moved on), it is dropped rather than refused (area B §5.7).
+   */
+  due?: string;
 }
 export interface AddBeneficiaryCommand {
   type: 'addBeneficiary';
@@ -124,6 +134,11 @@ export interface SettleFundingCommand {
   txId: number;
   action: 'complete' | 'cancel';
   failReason?: string;
+  /**
+   * Set on an automatic decision (a follow-up or a deadline): its key in the module's decisions.
+   * Found stale (the object moved on), it is dropped rather than refused (area B §5.7).
+   */
+  due?: string;
 }
 export interface TransferFundsCommand {
   type: 'transferFunds';

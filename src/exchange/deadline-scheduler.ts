@@ -4,6 +4,11 @@ import type { Deadline } from './core-module.js';
 
 /** The longest a Node timer can wait; a later deadline is re-armed when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/**
+ * A due command the core refused is tried again only after this long: a deadline whose command
+ * cannot apply (a bug, or a state no command reaches) must not spin the event loop.
+ */
+export const REFUSED_RETRY_MS = 5000;
 
 export interface Timers {
   set(callback: () => void, ms: number): unknown;
@@ -38,6 +43,8 @@ export class DeadlineScheduler implements CommitSubscriber {
   private armedAt: number | undefined;
   /** Commands submitted and not yet settled, by their JSON: never submitted twice at once. */
   private readonly inFlight = new Set<string>();
+  /** Commands refused, by their JSON, → the time before which they are not submitted again. */
+  private readonly retryAt = new Map<string, number>();
   private stopped = false;
 
   constructor(private readonly options: DeadlineSchedulerOptions) {
@@ -60,12 +67,18 @@ export class DeadlineScheduler implements CommitSubscriber {
     for (const deadline of this.options.deadlines()) {
       if (deadline.at > now) break;
       const key = JSON.stringify(deadline.command);
-      if (this.inFlight.has(key)) continue;
+      if (this.inFlight.has(key) || (this.retryAt.get(key) ?? 0) > now) continue;
       this.inFlight.add(key);
       settled.push(
         this.options
           .submit(deadline.command)
-          .catch((error: unknown) => this.options.onRefused?.(deadline.command, error))
+          .then(
+            () => this.retryAt.delete(key),
+            (error: unknown) => {
+              this.retryAt.set(key, this.options.clock() + REFUSED_RETRY_MS);
+              this.options.onRefused?.(deadline.command, error);
+            },
+          )
           .finally(() => this.inFlight.delete(key)),
       );
     }
@@ -79,15 +92,25 @@ export class DeadlineScheduler implements CommitSubscriber {
 
   private rearm(): void {
     if (this.stopped) return;
-    const next = this.options.deadlines().find((deadline) => !this.inFlight.has(JSON.stringify(deadline.command)));
-    if (next === undefined) {
+    let nextAt: number | undefined;
+    const keys = new Set<string>();
+    for (const deadline of this.options.deadlines()) {
+      const key = JSON.stringify(deadline.command);
+      keys.add(key);
+      if (this.inFlight.has(key)) continue;
+      const at = Math.max(deadline.at, this.retryAt.get(key) ?? 0);
+      if (nextAt === undefined || at < nextAt) nextAt = at;
+    }
+    // A deadline gone from the state takes its retry time with it.
+    for (const key of this.retryAt.keys()) if (!keys.has(key)) this.retryAt.delete(key);
+    if (nextAt === undefined) {
       this.disarm();
       return;
     }
-    if (this.armedAt === next.at) return;
+    if (this.armedAt === nextAt) return;
     this.disarm();
-    this.armedAt = next.at;
-    const waitMs = Math.min(MAX_TIMER_MS, Math.max(0, next.at - this.options.clock()));
+    this.armedAt = nextAt;
+    const waitMs = Math.min(MAX_TIMER_MS, Math.max(0, nextAt - this.options.clock()));
     this.timer = this.timers.set(() => {
       this.timer = undefined;
       this.armedAt = undefined;

@@ -38,25 +38,31 @@ function goneLink(reply: FastifyReply): FastifyReply {
   return sendPage(reply, 404, 'Link not valid', '<p>This link does not exist or was replaced by a newer one.</p>');
 }
 
-/** The browser return address of §3.1: `callbackUrl?merchantId=<id>&status=<status>`. */
+/**
+ * The browser return address of §3.1: `callbackUrl?merchantId=<id>&status=<status>`, appended to
+ * what the merchant's URL already carries, which stays byte for byte as the merchant gave it.
+ */
 function callbackOf(merchant: Merchant): string {
-  const url = new URL(merchant.callbackUrl);
-  url.searchParams.set('merchantId', String(merchant.merchantId));
-  url.searchParams.set('status', String(merchant.status));
-  return url.toString();
+  const hashAt = merchant.callbackUrl.indexOf('#');
+  const base = hashAt < 0 ? merchant.callbackUrl : merchant.callbackUrl.slice(0, hashAt);
+  const hash = hashAt < 0 ? '' : merchant.callbackUrl.slice(hashAt);
+  const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${joiner}merchantId=${merchant.merchantId}&status=${merchant.status}${hash}`;
 }
 
-function formAction(request: FastifyRequest): string {
-  const body = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
-  return new URLSearchParams(body).get('action') ?? '';
+function formFields(request: FastifyRequest): URLSearchParams {
+  return new URLSearchParams(Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '');
 }
+
+const KYC_ACTIONS = ['submit', 'approve', 'reject'] as const;
+type KycAction = (typeof KYC_ACTIONS)[number];
 
 export function registerSandboxPages(app: FastifyInstance, deps: SandboxPageDeps): void {
   const { exchange } = deps;
   const merchantByToken = (token: string): Merchant | undefined => [...exchange.core.payments.state.merchants.values()].find((m) => m.kycToken === token && token !== '');
   const accountByToken = (token: string): MerchantAccount | undefined => [...exchange.core.payments.state.merchantAccounts.values()].find((a) => a.verifyToken === token && token !== '');
 
-  const kycPage = (reply: FastifyReply, merchant: Merchant, note = ''): FastifyReply => {
+  const kycPage = (reply: FastifyReply, merchant: Merchant, note = '', status = 200): FastifyReply => {
     const buttons: string[] = [];
     if (merchant.status === INCOMPLETE) buttons.push('<button name="action" value="submit">Submit KYC</button>');
     if (deps.sandbox && (merchant.status === INCOMPLETE || merchant.status === AUTHENTICATING)) {
@@ -65,7 +71,7 @@ export function registerSandboxPages(app: FastifyInstance, deps: SandboxPageDeps
     const form = buttons.length === 0 ? '' : `<form method="post"><p>Confirm that the details of ${escapeHtml(merchant.merchantName)} are complete.</p>${buttons.join('')}</form>`;
     return sendPage(
       reply,
-      200,
+      status,
       `KYC: ${merchant.merchantName}`,
       `${note}<p class="status" id="status">Merchant ${merchant.merchantId} · status ${merchant.status} (${STATUS_NAMES[merchant.status] ?? ''})</p>${form}<p><a id="back" href="${escapeHtml(callbackOf(merchant))}">Back to ${escapeHtml(new URL(merchant.callbackUrl).host)}</a></p>`,
     );
@@ -79,10 +85,12 @@ export function registerSandboxPages(app: FastifyInstance, deps: SandboxPageDeps
   app.post('/sandbox/kyc/:token', async (request, reply) => {
     const merchant = merchantByToken((request.params as { token: string }).token);
     if (merchant === undefined) return goneLink(reply);
-    const action = formAction(request);
-    const steps: ('submit' | 'approve' | 'reject')[] = [];
-    if (merchant.status === INCOMPLETE && ['submit', 'approve', 'reject'].includes(action)) steps.push('submit');
-    if (deps.sandbox && (action === 'approve' || action === 'reject')) steps.push(action);
+    const action = formFields(request).get('action') ?? '';
+    const allowed: readonly string[] = deps.sandbox ? KYC_ACTIONS : ['submit'];
+    if (!allowed.includes(action)) return kycPage(reply, merchant, '<p role="alert">Choose one of the buttons below.</p>', 400);
+    const steps: KycAction[] = [];
+    if (merchant.status === INCOMPLETE) steps.push('submit');
+    if (action === 'approve' || action === 'reject') steps.push(action);
     try {
       for (const step of steps) {
         // The automatic mode may have decided already: a step whose status has passed is skipped.
@@ -92,18 +100,19 @@ export function registerSandboxPages(app: FastifyInstance, deps: SandboxPageDeps
       }
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
-      return kycPage(reply, merchant, `<p role="alert">${escapeHtml(error.message)}</p>`);
+      return kycPage(reply, merchant, `<p role="alert">${escapeHtml(error.message)}</p>`, 400);
     }
     const after = exchange.core.payments.state.merchants.get(merchant.merchantId) ?? merchant;
     return reply.redirect(callbackOf(after), 303);
   });
 
-  const verifyPage = (reply: FastifyReply, account: MerchantAccount, note = ''): FastifyReply => {
+  const verifyPage = (reply: FastifyReply, account: MerchantAccount, note = '', status = 200): FastifyReply => {
+    if (note === '' && account.status !== INCOMPLETE) note = '<p>Thank you: the terms are accepted.</p>';
     const form =
       account.status === INCOMPLETE
         ? `<form method="post"><label><input type="checkbox" name="accept" value="1" required> I accept the terms of the ${escapeHtml(account.fiat)} account.</label><button name="action" value="verify">Accept the terms</button></form>`
         : '';
-    return sendPage(reply, 200, `Terms of the ${account.fiat} account`, `${note}<p class="status" id="status">Merchant ${account.merchantId} · ${escapeHtml(account.fiat)} account · status ${account.status} (${STATUS_NAMES[account.status] ?? ''})</p>${form}`);
+    return sendPage(reply, status, `Terms of the ${account.fiat} account`, `${note}<p class="status" id="status">Merchant ${account.merchantId} · ${escapeHtml(account.fiat)} account · status ${account.status} (${STATUS_NAMES[account.status] ?? ''})</p>${form}`);
   };
 
   app.get('/sandbox/verify/:token', async (request, reply) => {
@@ -114,14 +123,18 @@ export function registerSandboxPages(app: FastifyInstance, deps: SandboxPageDeps
   app.post('/sandbox/verify/:token', async (request, reply) => {
     const account = accountByToken((request.params as { token: string }).token);
     if (account === undefined) return goneLink(reply);
-    if (formAction(request) === 'verify' && account.status === INCOMPLETE) {
+    const fields = formFields(request);
+    if (account.status === INCOMPLETE) {
+      // Acceptance is the ticked box: a client that skips the browser's check is refused here too.
+      if (fields.get('action') !== 'verify' || fields.get('accept') !== '1') return verifyPage(reply, account, '<p role="alert">Tick the box to accept the terms.</p>', 400);
       try {
         await exchange.submit({ type: 'reviewMerchantAccount', userId: 0, merchantId: account.merchantId, fiat: account.fiat, action: 'verify' });
       } catch (error) {
         if (!(error instanceof Refusal)) throw error;
-        return verifyPage(reply, account, `<p role="alert">${escapeHtml(error.message)}</p>`);
+        return verifyPage(reply, account, `<p role="alert">${escapeHtml(error.message)}</p>`, 400);
       }
     }
-    return verifyPage(reply, exchange.core.payments.state.merchantAccounts.get(`${account.merchantId}:${account.fiat}`) ?? account, '<p>Thank you: the terms are accepted.</p>');
+    // Post, then redirect: reloading the page does not post the form again.
+    return reply.redirect(request.url, 303);
   });
 }

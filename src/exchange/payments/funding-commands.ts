@@ -14,7 +14,7 @@ import {
   type MerchantAccount,
   type Payer,
 } from '../../payments/model.js';
-import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, unitsOfAtoms, type PaymentsContext } from './payments-context.js';
+import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, staleDecision, unitsOfAtoms, type Dropped, type PaymentsContext } from './payments-context.js';
 import { accountKey } from './payments-state.js';
 
 export const FUNDING_TABLE = 'funding_records';
@@ -191,10 +191,10 @@ function schedulePayout(p: PaymentsContext, record: FundingRecord): void {
 }
 
 /** §7.2 complete / cancel of a pending DEPOSIT or WITHDRAW (the payout's one outcome). */
-export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): FundingRecord {
+export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): FundingRecord | Dropped {
   const record = p.state.pendingFunding.get(cmd.txId);
   if (record === undefined || (cmd.userId !== 0 && record.userId !== cmd.userId)) {
-    refuse('INVALID_STATE', `Funding record ${cmd.txId} is not pending`);
+    return staleDecision(p, cmd.due, `Funding record ${cmd.txId} is not pending`);
   }
   if (record.type !== 'DEPOSIT' && record.type !== 'WITHDRAW') refuse('INVALID_STATE', `Funding record ${cmd.txId} is settled by its order`);
   const ledger = p.core.ledger;

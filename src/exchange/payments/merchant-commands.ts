@@ -11,7 +11,7 @@ import type {
 import { fiatSpec } from '../../payments/config.js';
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import { AUTHENTICATING, FAILED, INCOMPLETE, NORMAL, type Merchant, type MerchantAccount } from '../../payments/model.js';
-import { decideLater, merchantOf, modesOf, type PaymentsContext } from './payments-context.js';
+import { decideLater, merchantOf, modesOf, staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
 import { accountKey } from './payments-state.js';
 
 /** Fiats a merchant account may be opened in (B15); USD and EUR need their terms accepted first. */
@@ -79,10 +79,10 @@ export function relinkMerchant(p: PaymentsContext, cmd: RelinkMerchantCommand): 
 }
 
 /** §3.1 transitions: submit 4 → 1, approve 1 → 2, reject 1 → 3; any other -5104. */
-export function merchantKyc(p: PaymentsContext, cmd: MerchantKycCommand): Merchant {
+export function merchantKyc(p: PaymentsContext, cmd: MerchantKycCommand): Merchant | Dropped {
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
   const from = cmd.action === 'submit' ? INCOMPLETE : AUTHENTICATING;
-  if (merchant.status !== from) refuse('INVALID_STATE', `Merchant ${merchant.merchantId} is in status ${merchant.status}; ${cmd.action} needs ${from}`);
+  if (merchant.status !== from) return staleDecision(p, cmd.due, `Merchant ${merchant.merchantId} is in status ${merchant.status}; ${cmd.action} needs ${from}`);
   p.state.decisions.delete(`kyc:${merchant.merchantId}`);
   merchant.updateTime = p.ctx.ts;
   if (cmd.action === 'submit') {
@@ -144,12 +144,12 @@ export function activateMerchantAccount(p: PaymentsContext, cmd: ActivateMerchan
 }
 
 /** §3.2 review steps: verify 4 → 1 (terms accepted), approve 1 → 2, reject 1 → 3. */
-export function reviewMerchantAccount(p: PaymentsContext, cmd: ReviewMerchantAccountCommand): MerchantAccount {
+export function reviewMerchantAccount(p: PaymentsContext, cmd: ReviewMerchantAccountCommand): MerchantAccount | Dropped {
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
   const account = p.state.merchantAccounts.get(accountKey(merchant.merchantId, cmd.fiat));
   if (account === undefined) refuse('MC_ACCOUNT_NOT_EXIST', `Merchant ${merchant.merchantId} has no ${cmd.fiat} account`);
   const from = cmd.action === 'verify' ? INCOMPLETE : AUTHENTICATING;
-  if (account.status !== from) refuse('INVALID_STATE', `The ${cmd.fiat} account is in status ${account.status}; ${cmd.action} needs ${from}`);
+  if (account.status !== from) return staleDecision(p, cmd.due, `The ${cmd.fiat} account is in status ${account.status}; ${cmd.action} needs ${from}`);
   p.state.decisions.delete(`account:${merchant.merchantId}:${cmd.fiat}`);
   account.updateTime = p.ctx.ts;
   if (cmd.action === 'verify') {

@@ -30,9 +30,25 @@ export function modesOf(state: PaymentsState, userId: number): SandboxModes {
  * Records an automatic decision on an object and makes it due at once: the sequencer applies it
  * right after this command; if it is not applied, the deadline scheduler submits it.
  */
-export function decideLater(p: PaymentsContext, key: string, command: Command): void {
-  p.state.decisions.set(key, { at: p.ctx.ts, command });
-  if (p.ctx.recordRows) p.ctx.rows.followUps.push(command);
+export function decideLater(p: PaymentsContext, key: string, command: Command & { due?: string }): void {
+  const due = { ...command, due: key };
+  p.state.decisions.set(key, { at: p.ctx.ts, command: due });
+  if (p.ctx.recordRows) p.ctx.rows.followUps.push(due);
+}
+
+/** What a stale automatic decision answers: it is dropped, and with it its entry. */
+export interface Dropped {
+  dropped: string;
+}
+
+/**
+ * Ends a decision that found its object in another status: a §7 call is refused (-5104), a
+ * follow-up or deadline is dropped (its key removed), so that it is never submitted again.
+ */
+export function staleDecision(p: PaymentsContext, due: string | undefined, detail: string): Dropped {
+  if (due === undefined) refuse('INVALID_STATE', detail);
+  p.state.decisions.delete(due);
+  return { dropped: due };
 }
 
 /** Ledger atoms of `units` of a fiat or crypto at area B accuracy. */

@@ -38,6 +38,9 @@ describe('story: MXN and USD merchant accounts, USD through its verify page', ()
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('I accept the terms of the USD account');
+    const unticked = await request(verifyLink, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'action=verify' });
+    expect([unticked.status, unticked.text.includes('Tick the box')]).toEqual([400, true]);
+    expect(await status('USD')).toBe(4);
     const accepted = await request(verifyLink, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'accept=1&action=verify' });
     expect(accepted.status).toBe(200);
     expect(accepted.text).toContain('the terms are accepted');

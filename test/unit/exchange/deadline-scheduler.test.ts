@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../../src/core/types.js';
 import type { Deadline } from '../../../src/exchange/core-module.js';
-import { DeadlineScheduler, type Timers } from '../../../src/exchange/deadline-scheduler.js';
+import { DeadlineScheduler, REFUSED_RETRY_MS, type Timers } from '../../../src/exchange/deadline-scheduler.js';
 
 /** Timers driven by hand: `armed` lists the waiting ones; calling one's callback fires it. */
 function manualTimers(): Timers & { armed: { callback: () => void; ms: number }[] } {
@@ -113,5 +113,34 @@ describe('deadline scheduler (DESIGN.md §1 rule 10)', () => {
     t.scheduler.stop();
     t.scheduler.onCommit();
     expect(t.timers.armed).toEqual([]);
+  });
+});
+
+describe('deadline scheduler, refused due commands', () => {
+  it('when the core refuses a due command, then it is not submitted again before REFUSED_RETRY_MS have passed', async () => {
+    let clock = 5_000;
+    const submitted: Command[] = [];
+    const timers = manualTimers();
+    const command = expire(1);
+    const scheduler = new DeadlineScheduler({
+      deadlines: () => [{ at: 1_000, command }],
+      submit: (c) => {
+        submitted.push(c);
+        return Promise.reject(new Error('refused'));
+      },
+      clock: () => clock,
+      timers,
+    });
+    scheduler.start();
+    timers.armed[0].callback();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(submitted).toHaveLength(1);
+    // Re-armed for the retry time, not at once: no tight loop of refusals.
+    expect(timers.armed.map((a) => a.ms)).toEqual([REFUSED_RETRY_MS]);
+    await scheduler.fireDue();
+    expect(submitted).toHaveLength(1);
+    clock += REFUSED_RETRY_MS;
+    await scheduler.fireDue();
+    expect(submitted).toHaveLength(2);
   });
 });

@@ -51,4 +51,16 @@ describe('merchant and merchant account lifecycles (area B §3.1, §3.2) in the 
     expect(h.core.payments.state.merchantAccounts.get(`${merchantId}:USD`)?.status).toBe(2);
     expect(await h.refusal({ type: 'activateMerchantAccount', userId, merchantId, fiat: 'USD', fieldList: {}, verifyToken: '' })).toBe(-5067);
   });
+
+  it('when an automatic decision comes late (its object moved on), then it is dropped, not refused, and never due again', async () => {
+    const h = new PaymentsCore();
+    const { userId } = await h.setUp();
+    const merchantId = await h.merchant(userId, 'Late Co', []);
+    expect(h.core.payments.state.merchants.get(merchantId)?.status).toBe(2);
+    const late = { type: 'merchantKyc', userId: 0, merchantId, action: 'approve', due: `kyc:${merchantId}` } as const;
+    expect(await h.submit(late)).toEqual({ dropped: `kyc:${merchantId}` });
+    expect(h.core.deadlines()).toEqual([]);
+    // The same step from §7 (no `due`) is refused.
+    expect(await h.refusal({ ...late, due: undefined })).toBe(-5104);
+  });
 });
