@@ -19,7 +19,7 @@ async function addBeneficiary(ctx: MerchantContext): Promise<unknown> {
   const country = params.str('country', { required: true, max: 64 });
   const fiat = params.str('fiat', { required: true, max: 16 });
   const realName = params.str('realName', { max: 64 }) ?? '';
-  const fieldJson = params.obj('fieldJson', { required: true });
+  const fieldJson = params.obj('fieldJson', { required: true, stringMembers: true });
   const remark = params.str('remark', { max: 256 }) ?? '';
   const config = ctx.exchange.core.payments.config;
   const merchant = callerMerchant(ctx, merchantId);

@@ -172,7 +172,8 @@ export class MerchantParams {
   }
 
   /** A JSON object (in a form body or the query: the JSON text of one); numbers inside come as their text. */
-  obj<const O extends Presence>(name: string, options?: O): ReadResult<Record<string, unknown>, O> {
+  /** A JSON object; with `stringMembers`, every member must be a JSON string (B15 `fieldList`, B25 `fieldJson`). */
+  obj<const O extends Presence & { readonly stringMembers?: boolean }>(name: string, options?: O): ReadResult<Record<string, unknown>, O> {
     let value = this.value(name);
     if (value === undefined) {
       if (options?.required === true) invalidParam(name, 'is required');
@@ -180,6 +181,11 @@ export class MerchantParams {
     }
     if (typeof value === 'string') value = parseJson(value.trim(), name);
     if (!(value instanceof Map)) invalidParam(name, 'must be a JSON object');
+    if (options?.stringMembers === true) {
+      for (const [member, memberValue] of value) {
+        if (typeof memberValue !== 'string' && memberValue !== null) invalidParam(`${name}.${member}`, 'must be a string');
+      }
+    }
     return toPlain(value) as Record<string, unknown>;
   }
 

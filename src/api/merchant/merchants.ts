@@ -79,7 +79,7 @@ async function activateAccount(ctx: MerchantContext): Promise<unknown> {
   const { params, exchange } = ctx;
   const merchantId = params.int('merchantId', { required: true, min: 1 });
   const fiat = params.str('fiat', { required: true, max: 16 });
-  const fieldList = params.obj('fieldList', { required: true });
+  const fieldList = params.obj('fieldList', { required: true, stringMembers: true });
   const merchant = callerMerchant(ctx, merchantId);
   if (merchant.status !== NORMAL) refuse('NEED_PASS_KYC_OR_KYB', `Merchant ${merchantId} has not passed KYC`);
   if (!['MXN', 'USD', 'EUR'].includes(fiat)) refuse('FIAT_INVALID', `Fiat ${fiat} is not supported`);
