@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { BourseError } from '../core/errors.js';
 import type { Exchange } from '../exchange/exchange.js';
-import { registerAdminRoutes } from './admin/admin-routes.js';
+import { registerOperatorRoutes } from './admin/admin-routes.js';
 import { registerSandboxPages } from './sandbox/pages.js';
 import { Authenticator } from './auth/authenticate.js';
 import type { RateLimiter } from './auth/rate-limiter.js';
@@ -9,8 +9,8 @@ import type { SecretBox } from './auth/secret-box.js';
 import { toPaymentError, sendEnvelopeError } from './merchant/envelope.js';
 import { isMerchantPath, registerMerchantRoutes, sendMerchantNotFound } from './merchant/merchant-routes.js';
 import type { Metrics } from './metrics.js';
-import { docsPage, MERCHANT_OPENAPI_PATH, merchantOpenApiDocument, openApiDocument } from './openapi.js';
-import { areaAEndpoints, areaBEndpoints } from './registry.js';
+import { docsPage, MERCHANT_OPENAPI_PATH, merchantOpenApiDocument, openApiDocument, OPERATOR_OPENAPI_PATH, operatorOpenApiDocument } from './openapi.js';
+import { areaAEndpoints, areaBEndpoints, operatorEndpoints } from './registry.js';
 import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
 import { normalizePeerAddress } from './auth/ip-whitelist.js';
 import type { ListenKeys } from './ws/listen-keys.js';
@@ -39,7 +39,7 @@ export interface AppDeps {
   publicBaseUrl: () => string;
 }
 
-/** The HTTP server: area A and area B routes from the registry, the operator API, health and metrics. */
+/** The HTTP server: area A, area B and operator routes from the registry, health and metrics. */
 export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authenticator } {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger,
@@ -94,14 +94,17 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     sandbox: deps.sandbox,
     publicBaseUrl: deps.publicBaseUrl,
   });
+  const adminEndpoints = operatorEndpoints({ exchange: deps.exchange, auth, secretBox: deps.secretBox });
   const openApi = JSON.stringify(openApiDocument(endpoints));
   const merchantOpenApi = JSON.stringify(merchantOpenApiDocument(merchantEndpoints));
-  const docs = docsPage(endpoints, merchantEndpoints);
+  const operatorOpenApi = JSON.stringify(operatorOpenApiDocument(adminEndpoints));
+  const docs = docsPage(endpoints, merchantEndpoints, adminEndpoints);
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docs));
   app.get(MERCHANT_OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(merchantOpenApi));
+  app.get(OPERATOR_OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(operatorOpenApi));
   registerSandboxPages(app, { exchange: deps.exchange, sandbox: deps.sandbox });
-  registerAdminRoutes(app, { exchange: deps.exchange, auth, secretBox: deps.secretBox, adminToken: deps.adminToken });
+  registerOperatorRoutes(app, adminEndpoints, deps.adminToken);
   app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
   app.get('/metrics', async (_request, reply) =>
     reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),

@@ -1,5 +1,6 @@
 import { ERRORS } from '../core/errors.js';
 import { PAYMENT_ERRORS } from '../core/payment-errors.js';
+import { OPERATOR_PREFIX, operatorPath, type OperatorEndpoint, type OperatorParamDoc } from './admin/operator-endpoint.js';
 import { endpointPaths, type Endpoint, type ParamDoc } from './endpoint.js';
 import type { MerchantAuth, MerchantEndpoint } from './merchant/merchant-endpoint.js';
 
@@ -81,8 +82,8 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A readable, self-contained API page (no scripts, no external assets): area A, then area B. */
-export function docsPage(endpoints: readonly Endpoint[], merchantEndpoints: readonly MerchantEndpoint[] = []): string {
+/** A readable, self-contained API page (no scripts, no external assets): area A, area B, then the operator API. */
+export function docsPage(endpoints: readonly Endpoint[], merchantEndpoints: readonly MerchantEndpoint[] = [], operatorEndpoints: readonly OperatorEndpoint[] = []): string {
   const rows = endpoints
     .map((e) => {
       const [canonical, ...aliases] = endpointPaths(e);
@@ -109,7 +110,7 @@ ${rows}
 <table><tr><th>code</th><th>HTTP</th><th>msg</th></tr>
 ${errors}
 </table>
-${merchantEndpoints.length === 0 ? '' : merchantSection(merchantEndpoints)}</body></html>
+${merchantEndpoints.length === 0 ? '' : merchantSection(merchantEndpoints)}${operatorEndpoints.length === 0 ? '' : operatorSection(operatorEndpoints)}</body></html>
 `;
 }
 
@@ -269,6 +270,106 @@ ${rows}
 <h2>Errors</h2>
 <table><tr><th>code</th><th>HTTP</th><th>msg</th></tr>
 ${errors}
+</table>
+`;
+}
+
+/** The operator API's document is separate too: bearer token, plain JSON answers, area A's `{code, msg}` errors. */
+export const OPERATOR_OPENAPI_PATH = '/openapi-admin.json';
+
+const OPERATOR_SCHEMA_OF: Record<OperatorParamDoc['type'], Record<string, unknown>> = {
+  STRING: { type: 'string' },
+  // operator.md "Values": ids and counts as numbers or strings of digits, decimals as DECIMAL text or numbers.
+  INT: { type: ['integer', 'string'], minimum: 0, pattern: '^[0-9]{1,15}$' },
+  DECIMAL: { type: ['string', 'number'], minimum: 0, pattern: '^[0-9]{1,20}(\\.[0-9]{1,18})?$' },
+  BOOLEAN: { type: 'boolean' },
+  STRINGS: { type: 'array', items: { type: 'string' } },
+  ENUM: { type: 'string' },
+};
+
+function operatorSchema(doc: OperatorParamDoc): Record<string, unknown> {
+  const base = OPERATOR_SCHEMA_OF[doc.type];
+  const values = doc.values === undefined ? {} : doc.type === 'STRINGS' ? { items: { type: 'string', enum: [...doc.values] } } : { enum: [...doc.values] };
+  return { ...base, ...values, ...(doc.description ? { description: doc.description } : {}) };
+}
+
+function operatorOperation(endpoint: OperatorEndpoint): Record<string, unknown> {
+  const { path, pathParams } = openApiPath(operatorPath(endpoint));
+  const body = endpoint.body ?? [];
+  const parameters = [
+    ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    ...(endpoint.query ?? []).map((doc) => ({ name: doc.name, in: 'query', required: doc.required === true, schema: operatorSchema(doc) })),
+  ];
+  const bodySchema =
+    endpoint.bodyDocument !== undefined
+      ? { type: 'object', additionalProperties: true, description: endpoint.bodyDocument }
+      : { type: 'object', properties: Object.fromEntries(body.map((doc) => [doc.name, operatorSchema(doc)])), required: body.filter((doc) => doc.required === true).map((doc) => doc.name) };
+  const hasBody = endpoint.bodyDocument !== undefined || body.length > 0;
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  return {
+    operationId: `${endpoint.id}_${endpoint.method}_${path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    summary: `${endpoint.id} ${endpoint.summary}`,
+    description: `Authorization: Bearer <operator token>.${hasBody ? ' JSON body.' : ''}`,
+    tags: [endpoint.path.split('/').filter((s) => s.length > 0)[0] ?? 'admin'],
+    parameters,
+    ...(hasBody ? { requestBody: { required: body.some((doc) => doc.required === true), content: { 'application/json': { schema: bodySchema } } } } : {}),
+    responses: {
+      '200': { description: 'Success (JSON; ids as strings, amounts as decimal strings, times in ms)', content: { 'application/json': {} } },
+      '401': { description: '-1002 no bearer token, -2015 wrong token', content: errorContent },
+      '4XX': { description: 'Refused: bad input 400, unknown object 404 (named in msg), a ledger rule its area A code', content: errorContent },
+      '5XX': { description: 'Outcome unknown', content: errorContent },
+    },
+    security: [{ bearer: [] }],
+  };
+}
+
+/** OpenAPI 3.1 of the operator API (`/admin/v1`), generated from its registry entries. */
+export function operatorOpenApiDocument(endpoints: readonly OperatorEndpoint[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of endpoints) {
+    const { path } = openApiPath(operatorPath(endpoint));
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operatorOperation(endpoint) };
+  }
+  const errors = Object.values(ERRORS).map((e) => ({ code: e.code, msg: e.msg, http: e.http }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Bourse operator API',
+      version: '1',
+      description: `Operator API under ${OPERATOR_PREFIX}: users, API keys, deposits, withdrawals, assets, symbols, fees, bans, configuration, ledger check. JSON in, JSON out; errors are {code, msg} as in area A.`,
+    },
+    servers: [{ url: '/' }],
+    paths,
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the operator token (BOURSE_ADMIN_TOKEN or <BOURSE_DATA>/admin-token)' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['code', 'msg'],
+          properties: { code: { type: 'integer', enum: [...new Set(errors.map((e) => e.code))] }, msg: { type: 'string' } },
+          'x-errors': errors,
+        },
+      },
+    },
+  };
+}
+
+function operatorSection(endpoints: readonly OperatorEndpoint[]): string {
+  const params = (docs: readonly OperatorParamDoc[] | undefined, where: string): string[] =>
+    (docs ?? []).map((p) => `${escapeHtml(p.name)}${p.required ? '*' : ''} <small>${p.type}${where}</small>`);
+  const rows = endpoints
+    .map((e) => {
+      const listed = [...params(e.body, ''), ...params(e.query, ', query'), ...(e.bodyDocument === undefined ? [] : [`<small>${escapeHtml(e.bodyDocument)}</small>`])];
+      return `<tr><td>${e.id}</td><td><b>${e.method}</b> <code>${escapeHtml(openApiPath(operatorPath(e)).path)}</code></td><td>${escapeHtml(e.summary)}</td><td>${listed.join('<br>')}</td></tr>`;
+    })
+    .join('\n');
+  return `<h1>Bourse operator API</h1>
+<p>Machine-readable: <a href="${OPERATOR_OPENAPI_PATH}">${OPERATOR_OPENAPI_PATH}</a> (OpenAPI 3.1). Send <code>Authorization: Bearer &lt;operator token&gt;</code>
+and JSON bodies; answers are JSON, errors <code>{"code":…,"msg":…}</code> with the codes of area A above. * = required; body members unless marked query.</p>
+<h2>Endpoints</h2>
+<table><tr><th>#</th><th>Path</th><th>Operation</th><th>Parameters</th></tr>
+${rows}
 </table>
 `;
 }

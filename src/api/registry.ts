@@ -1,3 +1,5 @@
+import { adminEndpoints, type OperatorDeps } from './admin/admin-routes.js';
+import type { OperatorEndpoint } from './admin/operator-endpoint.js';
 import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
 import { baseEndpoints } from './merchant/base.js';
@@ -34,4 +36,13 @@ export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys):
  */
 export function areaBEndpoints(): MerchantEndpoint[] {
   return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...sandboxEndpoints()];
+}
+
+/**
+ * The declarative table of the operator API (spec/operator.md, area A §10, area B §1.7): `/admin/v1`,
+ * bearer token, `{code, msg}` errors. Routing, auth, body parsing and its OpenAPI document
+ * (`/openapi-admin.json`) come from these entries.
+ */
+export function operatorEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
+  return adminEndpoints(deps);
 }
