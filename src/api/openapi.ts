@@ -29,6 +29,17 @@ function signedParams(endpoint: Endpoint): ParamDoc[] {
   ];
 }
 
+/** Area A's `{code, msg}` error, with every code of its registry: area A and the operator API answer it. */
+function areaAErrorSchema(): Record<string, unknown> {
+  const errors = Object.values(ERRORS).map((e) => ({ code: e.code, msg: e.msg, http: e.http }));
+  return {
+    type: 'object',
+    required: ['code', 'msg'],
+    properties: { code: { type: 'integer', enum: [...new Set(errors.map((e) => e.code))] }, msg: { type: 'string' } },
+    'x-errors': errors,
+  };
+}
+
 /** OpenAPI 3.1 of area A, generated from the registry: every path alias, method, parameter and error. */
 export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -54,7 +65,6 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
       }
     }
   }
-  const errors = Object.values(ERRORS).map((e) => ({ code: e.code, msg: e.msg, http: e.http }));
   return {
     openapi: '3.1.0',
     info: {
@@ -67,12 +77,7 @@ export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, 
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-BH-APIKEY' } },
       schemas: {
-        Error: {
-          type: 'object',
-          required: ['code', 'msg'],
-          properties: { code: { type: 'integer', enum: [...new Set(errors.map((e) => e.code))] }, msg: { type: 'string' } },
-          'x-errors': errors,
-        },
+        Error: areaAErrorSchema(),
       },
     },
   };
@@ -330,7 +335,6 @@ export function operatorOpenApiDocument(endpoints: readonly OperatorEndpoint[]):
     const { path } = openApiPath(operatorPath(endpoint));
     paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operatorOperation(endpoint) };
   }
-  const errors = Object.values(ERRORS).map((e) => ({ code: e.code, msg: e.msg, http: e.http }));
   return {
     openapi: '3.1.0',
     info: {
@@ -344,12 +348,7 @@ export function operatorOpenApiDocument(endpoints: readonly OperatorEndpoint[]):
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the operator token (BOURSE_ADMIN_TOKEN or <BOURSE_DATA>/admin-token)' } },
       schemas: {
-        Error: {
-          type: 'object',
-          required: ['code', 'msg'],
-          properties: { code: { type: 'integer', enum: [...new Set(errors.map((e) => e.code))] }, msg: { type: 'string' } },
-          'x-errors': errors,
-        },
+        Error: areaAErrorSchema(),
       },
     },
   };
