@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { resolveAdminToken } from './admin-token.js';
+import { resolveWebhookKey } from './webhooks/webhook-key.js';
 import { buildApp } from './api/app.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
@@ -98,6 +100,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     );
     const secretBox = openSecretBox(config.dataDir);
     const admin = resolveAdminToken(config.dataDir, config.adminToken);
+    // Made on first start so that receivers can be configured before the first webhook is sent.
+    const webhookKey = resolveWebhookKey(config.dataDir);
+    logger.info({ generated: webhookKey.generated, publicKeySha256: createHash('sha256').update(webhookKey.publicKeyBase64).digest('hex') }, 'webhook signing key ready');
     if (admin.generated && config.logLevel !== 'silent') {
       process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
     }

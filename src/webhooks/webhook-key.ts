@@ -1,0 +1,36 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The deployment's webhook signing key (area B §1.7, §6.3): one RSA-2048 pair for every webhook. */
+export interface WebhookKey {
+  privateKey: KeyObject;
+  /** What B36–B38 show as `publicKey`: base64 DER SubjectPublicKeyInfo, no PEM armour. */
+  publicKeyBase64: string;
+  /** True when this start made the key (first start, or the file was removed to rotate it). */
+  generated: boolean;
+}
+
+export const WEBHOOK_KEY_FILE = 'webhook-key.pem';
+const RSA_BITS = 2048;
+
+/**
+ * `<dataDir>/webhook-key.pem` (PKCS#8, mode 0600), generated when missing: replacing the file and
+ * restarting rotates the key. A file that is not an RSA private key stops the start, since every
+ * receiver verifies with the public key it was given.
+ */
+export function resolveWebhookKey(dataDir: string): WebhookKey {
+  const file = path.join(dataDir, WEBHOOK_KEY_FILE);
+  let generated = false;
+  if (!existsSync(file)) {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: RSA_BITS });
+    writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    generated = true;
+  } else if ((statSync(file).mode & 0o077) !== 0) {
+    chmodSync(file, 0o600);
+  }
+  const privateKey = createPrivateKey(readFileSync(file));
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error(`${file} is not an RSA private key`);
+  const publicKeyBase64 = createPublicKey(privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
+  return { privateKey, publicKeyBase64, generated };
+}
