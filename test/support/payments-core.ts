@@ -16,11 +16,25 @@ export class PaymentsCore {
   readonly store: SqliteStore = openSqliteStore({ path: ':memory:', synchronous: 'NORMAL' });
   readonly core = new ExchangeCore();
   now = T0;
-  readonly sequencer = new Sequencer({ store: this.store, applier: this.core, clock: () => this.now });
+  /**
+   * The first error the sequencer met that is not a refusal (a bug in the core). The sequencer
+   * stops there; `submit` then rejects with this error rather than the INTERNAL refusal it answers.
+   */
+  fatal: unknown = undefined;
+  readonly sequencer = new Sequencer({
+    store: this.store,
+    applier: this.core,
+    clock: () => this.now,
+    onFatal: (error) => {
+      this.fatal ??= error;
+    },
+  });
 
   submit<T = unknown>(command: Command): Promise<T> {
     this.now += 1;
-    return this.sequencer.submit(command) as Promise<T>;
+    return (this.sequencer.submit(command) as Promise<T>).catch((error: unknown) => {
+      throw this.fatal ?? error;
+    });
   }
 
   /** The area B code a refused command answers with. */
