@@ -43,6 +43,8 @@ function assetOf(core: ExchangeCore, asset: string): AssetSpec {
 function deposit(core: ExchangeCore, cmd: DepositCommand, ctx: PostingContext): { depositId: number } {
   const account = core.account(cmd.accountId);
   const asset = assetOf(core, cmd.asset);
+  // A merchant's fiat arrives as a bank arrival of area B (a funding record), never as a plain deposit.
+  if (asset.kind === 'fiat' && account.merchantLedger === true) reject('INVALID_PARAM_VALUE', ['accountId'], 'Fiat reaches a merchant ledger account only as an area B bank arrival.');
   const atoms = positiveAtoms(cmd.amount, asset, 'amount');
   core.ledger.post(ctx, account, asset.asset, atoms, 'DEPOSIT');
   const totals = core.ledger.totals.get(asset.asset);
@@ -156,7 +158,7 @@ function transfer(core: ExchangeCore, cmd: TransferCommand, ctx: PostingContext)
   }
   if (from.accountId === to.accountId) reject('TRANSFER_FAILED', ['the source and the target are the same account']);
   // A merchant's pending fund changes only through area B operations (area A §A30, area B §0).
-  if (asset.kind === 'fiat' && (core.payments.isMerchantAccount(from.accountId) || core.payments.isMerchantAccount(to.accountId))) {
+  if (asset.kind === 'fiat' && (from.merchantLedger === true || to.merchantLedger === true)) {
     reject('TRANSFER_FAILED', ['fiat moves into or out of a merchant ledger account only through area B']);
   }
   if (core.ledger.free(from, asset.asset) < atoms) reject('INSUFFICIENT_BALANCE');

@@ -51,6 +51,8 @@ export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: Post
   const state = core.spot.symbol(cmd.symbol);
   const spec = state.spec;
   const account = core.account(cmd.accountId);
+  // Area B owns what a merchant's ledger account holds: its crypto is reserved by c2f orders and its fiat is the pending fund.
+  if (account.merchantLedger === true) reject('NO_PERMISSION');
   if (spec.status !== 'TRADING') reject('SYMBOL_NOT_TRADING');
   const sized = sizeOrder(state, cmd);
   if (cmd.clientOrderId !== undefined && core.spot.clientOrderIds.orderIdOf(account.accountId, cmd.clientOrderId) !== undefined) {

@@ -23,6 +23,11 @@ export interface Account {
   updateTime: number;
   openOrderCount: number;
   openOrdersBySymbol: Map<string, number>;
+  /**
+   * A merchant's ledger account M (area B): its fiat changes only through area B, so area A trades
+   * no order from it and moves no fiat in or out. Set by the payments module, which owns the fact.
+   */
+  merchantLedger?: true;
 }
 
 export interface User {

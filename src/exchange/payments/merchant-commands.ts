@@ -40,6 +40,7 @@ export function createMerchant(p: PaymentsContext, cmd: CreateMerchantCommand): 
   if (own.length >= state.config.maxMerchantsPerUser) refuse('EXCEEDED_MC_NUMBER', `At most ${state.config.maxMerchantsPerUser} merchants per user`);
   const merchantId = state.nextMerchantId++;
   const account = core.ledger.createAccount(user, `merchant ${merchantId}`);
+  account.merchantLedger = true;
   const merchant: Merchant = {
     merchantId,
     userId: cmd.userId,

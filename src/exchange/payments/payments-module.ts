@@ -81,12 +81,6 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     return this.state.tokens;
   }
 
-  /** Whether the account is a merchant's ledger account M. */
-  isMerchantAccount(accountId: number): boolean {
-    for (const merchant of this.state.merchants.values()) if (merchant.accountId === accountId) return true;
-    return false;
-  }
-
   apply(command: Command, ctx: PostingContext): unknown {
     const cmd = command as PaymentCommand;
     const p: PaymentsContext = { state: this.state, core: this.core, ctx };
@@ -259,7 +253,10 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     s.nextBeneficiaryId = image.counters.nextBeneficiaryId;
     s.nextTxId = image.counters.nextTxId;
     for (const t of image.tokens) s.tokens.set(t.tokenHash, { ...t });
-    for (const m of image.merchants) s.merchants.set(m.merchantId, { ...m, limits: { ...m.limits } });
+    for (const m of image.merchants) {
+      s.merchants.set(m.merchantId, { ...m, limits: { ...m.limits } });
+      this.core.ledger.account(m.accountId).merchantLedger = true;
+    }
     for (const a of image.merchantAccounts) s.merchantAccounts.set(`${a.merchantId}:${a.fiat}`, { ...a, fieldList: { ...a.fieldList } });
     for (const b of image.beneficiaries) s.beneficiaries.set(b.userPaymentId, { ...b, fieldList: { ...b.fieldList } });
     for (const [key, id] of image.refundAccounts) s.refundAccounts.set(key, id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateHash } from '../../../../src/exchange/snapshot.js';
+import { restoreCore, serializeCore, stateHash } from '../../../../src/exchange/snapshot.js';
 import { PaymentsCore } from '../../../support/payments-core.js';
 
 const MXN = 10n ** 6n; // ledger atoms per MXN cent (precision 8, accuracy 2)
@@ -71,6 +71,19 @@ describe('funding records and their ledger postings (area B §3.4, §3.5) in the
     expect(await h.refusal({ type: 'transferFunds', userId, clientId: 'tr-1', fromMerchantId: merchantId, toMerchantId: other, fiat: 'MXN', paymentId: 70, fiatAmount: '10.00' })).toBe(-1174);
     expect(await h.refusal({ type: 'transferFunds', userId, clientId: 'tr-2', fromMerchantId: merchantId, toMerchantId: other, fiat: 'MXN', paymentId: 83, fiatAmount: '10.00' })).toBe(-5018);
     expect(await h.refusal({ type: 'transferFunds', userId: userId + 99, clientId: 'tr-3', fromMerchantId: merchantId, toMerchantId: other, fiat: 'MXN', paymentId: 70, fiatAmount: '10.00' })).toBe(-5006);
+    expect(h.verify().ok).toBe(true);
+  });
+
+  it('when area A reaches for a merchant ledger account, then orders from it and fiat deposits into it are refused, crypto deposits are not', async () => {
+    const { h, accountId } = await funded();
+    const order = { type: 'placeOrder', accountId, symbol: 'USDTMXN', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: '17.5', quantity: '100' } as const;
+    await expect(h.submit(order)).rejects.toMatchObject({ code: -1005 });
+    await expect(h.submit({ type: 'deposit', accountId, asset: 'MXN', amount: '1', txId: 'x' })).rejects.toMatchObject({ code: -1130 });
+    await h.submit({ type: 'deposit', accountId, asset: 'USDT', amount: '1', txId: 'y' });
+    expect([h.locked(accountId, 'MXN'), h.free(accountId, 'USDT')]).toEqual([0n, 10n ** 8n]);
+    // The mark is state: a restored core refuses the same.
+    const restored = restoreCore(serializeCore(h.core));
+    expect(restored.ledger.account(accountId).merchantLedger).toBe(true);
     expect(h.verify().ok).toBe(true);
   });
 });
