@@ -170,6 +170,102 @@ export interface SetUserLimitCommand {
   monthLimit: string;
 }
 
+export type OrderKindName = 'fiat_to_crypto' | 'crypto_to_fiat' | 'fiat_to_fiat';
+
+/** What B29–B31 (or §7 place-on-behalf) ask for; amounts as sent, checked by the core (§5.6). */
+export type OrderRequest =
+  | { kind: 'fiat_to_crypto'; merchantId?: number; country: string; crypto: string; fiat: string; fiatAmount: string; paymentId: number }
+  | { kind: 'crypto_to_fiat'; merchantId?: number; country: string; crypto: string; fiat: string; cryptoAmount: string; userPaymentId: number }
+  | {
+      kind: 'fiat_to_fiat';
+      onRampMerchantId?: number;
+      offRampMerchantId?: number;
+      onRampCountry: string;
+      onRampFiat: string;
+      onRampFiatAmount: string;
+      onRampPaymentId: number;
+      offRampCountry: string;
+      offRampFiat: string;
+      offRampPaymentId: number;
+    };
+
+export interface CreateQuoteCommand {
+  type: 'createQuote';
+  userId: number;
+  /** 32 lowercase hex, drawn by the edge. */
+  quoteId: string;
+  kind: OrderKindName;
+  from: string;
+  to: string;
+  amount: string;
+}
+export interface ExpireQuoteCommand {
+  type: 'expireQuote';
+  userId: number;
+  quoteId: string;
+  due?: string;
+}
+export interface SetPriceOverrideCommand {
+  type: 'setPriceOverride';
+  userId: number;
+  from: string;
+  to: string;
+  /** Absent: the override is removed. */
+  price?: string;
+}
+export interface CreatePaymentOrderCommand {
+  type: 'createPaymentOrder';
+  userId: number;
+  /** §7 place-on-behalf: the order starts approved (30), waiting for the merchant's confirm. */
+  onBehalf: boolean;
+  clientId: string;
+  remark: string;
+  quoteId: string;
+  order: OrderRequest;
+}
+export interface ReviewOrderCommand {
+  type: 'reviewOrder';
+  userId: number;
+  orderId: number;
+  decision: 'approve' | 'rfi' | 'documents' | 'reject';
+  due?: string;
+}
+export interface ConfirmOrderCommand {
+  type: 'confirmOrder';
+  userId: number;
+  orderId: number;
+  kind: OrderKindName;
+  direction?: 'on_ramp' | 'off_ramp';
+}
+export interface OrderPayoutCommand {
+  type: 'orderPayout';
+  userId: number;
+  orderId: number;
+  result: 'success' | 'fail';
+  failCode?: number;
+  due?: string;
+}
+export interface ExpireOrderCommand {
+  type: 'expireOrder';
+  userId: number;
+  orderId: number;
+  due?: string;
+}
+export interface ReleaseOrderCommand {
+  type: 'releaseOrder';
+  userId: number;
+  orderId: number;
+  due?: string;
+}
+export interface AttachDocumentsCommand {
+  type: 'attachDocuments';
+  userId: number;
+  orderId: number;
+  kind?: OrderKindName;
+  /** Stored by the edge under `<BOURSE_DATA>/uploads` before the command; the journal keeps what and where. */
+  files: { name: string; size: number; sha256: string; contentType: string }[];
+}
+
 export type PaymentCommand =
   | PaymentsSetUpCommand
   | SetPaymentsConfigCommand
@@ -189,4 +285,14 @@ export type PaymentCommand =
   | TransferFundsCommand
   | SetSandboxModesCommand
   | SetMerchantLimitsCommand
-  | SetUserLimitCommand;
+  | SetUserLimitCommand
+  | CreateQuoteCommand
+  | ExpireQuoteCommand
+  | SetPriceOverrideCommand
+  | CreatePaymentOrderCommand
+  | ReviewOrderCommand
+  | ConfirmOrderCommand
+  | OrderPayoutCommand
+  | ExpireOrderCommand
+  | ReleaseOrderCommand
+  | AttachDocumentsCommand;

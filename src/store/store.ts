@@ -126,6 +126,19 @@ export interface FundingRecordRow {
   updateTime: number;
 }
 
+/** B34: a user's payment orders, newest first. */
+export interface PaymentOrderQuery {
+  userId: number;
+  kind?: string;
+  status?: number;
+  clientId?: string;
+  merchantId?: number;
+  startTime?: number;
+  endTime?: number;
+  offset: number;
+  limit: number;
+}
+
 export interface Store {
   /** Sequence number of the last journaled command; 0 when the journal is empty. */
   lastSeq(): number;
@@ -166,6 +179,10 @@ export interface Store {
   /** B21: one page of matches and how many match in all. */
   listFundingRecords(query: FundingRecordQuery): { total: number; rows: FundingRecordRow[] };
   getFundingRecord(txId: number): FundingRecordRow | undefined;
+  /** B34: one page of B33 objects and how many match in all. */
+  listPaymentOrders(query: PaymentOrderQuery): { total: number; rows: Record<string, unknown>[] };
+  /** B33: the order's object, if it is the user's. */
+  getPaymentOrder(userId: number, orderId: number): Record<string, unknown> | undefined;
   /** Sum of every flow's `change` per account and asset, ordered by account then asset. */
   flowSums(): FlowSum[];
 

@@ -14,19 +14,20 @@ import {
   type MerchantAccount,
   type Payer,
 } from '../../payments/model.js';
+import { arrivalForOrder } from './order-commands.js';
 import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, staleDecision, unitsOfAtoms, type Dropped, type PaymentsContext } from './payments-context.js';
 import { accountKey } from './payments-state.js';
 
 export const FUNDING_TABLE = 'funding_records';
 
 /** The merchant's account in `fiat`, which must be active (-5070). */
-function openAccountOf(p: PaymentsContext, merchant: Merchant, fiat: string): MerchantAccount {
+export function openAccountOf(p: PaymentsContext, merchant: Merchant, fiat: string): MerchantAccount {
   const account = p.state.merchantAccounts.get(accountKey(merchant.merchantId, fiat));
   if (account?.status !== NORMAL) refuse('MC_NOT_OPEN_ACCOUNT', `Merchant ${merchant.merchantId} has no active ${fiat} account`);
   return account;
 }
 
-function amountOf(text: string, accuracy: number, name: string): bigint {
+export function amountOf(text: string, accuracy: number, name: string): bigint {
   const units = unitsOf(text, accuracy);
   if (units === undefined || units <= 0n) refuse('PARAM_IS_INVALID', `${name} must be a decimal > 0 with at most ${accuracy} decimals`);
   return units;
@@ -38,7 +39,7 @@ export function pendingFundOf(p: PaymentsContext, merchant: Merchant, fiat: stri
 }
 
 /** A new record, written to the store's table; kept in memory while pending. */
-function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omit<FundingRecord, 'txId' | 'userId' | 'merchantId' | 'merchantName' | 'createTime' | 'updateTime' | 'failReason'>): FundingRecord {
+export function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omit<FundingRecord, 'txId' | 'userId' | 'merchantId' | 'merchantName' | 'createTime' | 'updateTime' | 'failReason'>): FundingRecord {
   const record: FundingRecord = {
     txId: p.state.nextTxId++,
     userId: merchant.userId,
@@ -54,7 +55,7 @@ function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omit<Fundi
   return record;
 }
 
-function writeRecord(p: PaymentsContext, r: FundingRecord): void {
+export function writeRecord(p: PaymentsContext, r: FundingRecord): void {
   if (!p.ctx.recordRows) return;
   p.ctx.rows.moduleRows.push({
     table: FUNDING_TABLE,
@@ -86,32 +87,43 @@ function traceNumberFor(ts: number, txId: number): string {
 }
 
 /**
- * A bank arrival (§3.5). Rule 1: a traceNumber seen before for the merchant is ignored (-1174).
- * Rules 2 and 3 match orders (part 2 of area B); rule 4: a DEPOSIT record, completed by the
- * arrival's own command in mode `deposit: complete`, pending in `manual`.
+ * A bank arrival (§3.5), first matching rule wins: 1, a traceNumber seen before for the merchant
+ * is ignored (-1174); 2 and 3, a `reference` naming one of the merchant's orders pays it or is
+ * refunded (order-commands.ts); 4, a DEPOSIT record.
  */
-export function bankArrival(p: PaymentsContext, cmd: BankArrivalCommand): { result: 'DEPOSIT'; orderId: ''; txId: number } {
+export function bankArrival(p: PaymentsContext, cmd: BankArrivalCommand): { result: 'ORDER_PAID' | 'REFUND' | 'DEPOSIT'; orderId: string; txId: number } {
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
   const accuracy = fiatAccuracy(p, cmd.fiat);
   openAccountOf(p, merchant, cmd.fiat);
   const amount = amountOf(cmd.amount, accuracy, 'amount');
   const seen = p.state.traceNumbers.get(merchant.merchantId);
   const earlier = cmd.traceNumber === '' ? undefined : seen?.get(cmd.traceNumber);
-  if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `traceNumber ${cmd.traceNumber} has arrived before`, { txId: earlier });
-  const complete = modesOf(p.state, merchant.userId).deposit === 'complete';
-  const txId = p.state.nextTxId;
+  if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `traceNumber ${cmd.traceNumber} has arrived before`, earlier.startsWith('order:') ? { orderId: earlier.slice(6) } : { txId: Number(earlier) });
   const payer: Payer = {
     payerName: cmd.payerName,
     payerAccount: cmd.payerAccount,
     cardNo: cmd.cardNo,
     taxId: cmd.taxId,
     description: cmd.description,
-    traceNumber: cmd.traceNumber === '' ? traceNumberFor(p.ctx.ts, txId) : cmd.traceNumber,
+    traceNumber: cmd.traceNumber === '' ? traceNumberFor(p.ctx.ts, p.state.nextTxId) : cmd.traceNumber,
   };
+  const result = arrivalForOrder(p, merchant, cmd.fiat, { units: amount, accuracy }, cmd.reference, payer) ?? deposit(p, merchant, cmd.fiat, amount, accuracy, payer);
+  let traces = seen;
+  if (traces === undefined) {
+    traces = new Map();
+    p.state.traceNumbers.set(merchant.merchantId, traces);
+  }
+  traces.set(payer.traceNumber, result.txId === 0 ? `order:${result.orderId}` : String(result.txId));
+  return result;
+}
+
+/** Rule 4: a DEPOSIT record, completed by the arrival's own command in mode `deposit: complete`, pending in `manual`. */
+function deposit(p: PaymentsContext, merchant: Merchant, fiat: string, amount: bigint, accuracy: number, payer: Payer): { result: 'DEPOSIT'; orderId: ''; txId: number } {
+  const complete = modesOf(p.state, merchant.userId).deposit === 'complete';
   const record = createRecord(p, merchant, {
     clientId: '',
     orderId: '',
-    fiat: cmd.fiat,
+    fiat,
     totalAmount: amount,
     amount,
     fee: 0n,
@@ -121,13 +133,7 @@ export function bankArrival(p: PaymentsContext, cmd: BankArrivalCommand): { resu
     status: complete ? FUNDING_COMPLETED : FUNDING_PENDING,
     payer,
   });
-  if (complete) bankIn(p, p.core.ledger.account(merchant.accountId), cmd.fiat, atomsOf(p, cmd.fiat, amount, accuracy));
-  let traces = seen;
-  if (traces === undefined) {
-    traces = new Map();
-    p.state.traceNumbers.set(merchant.merchantId, traces);
-  }
-  traces.set(payer.traceNumber, record.txId);
+  if (complete) bankIn(p, p.core.ledger.account(merchant.accountId), fiat, atomsOf(p, fiat, amount, accuracy));
   return { result: 'DEPOSIT', orderId: '', txId: record.txId };
 }
 
@@ -147,23 +153,9 @@ export function claimFunds(p: PaymentsContext, cmd: ClaimFundsCommand): FundingR
   if (beneficiary.fiat !== cmd.fiat) refuse('PAYMENT_FIAT_AND_ORDER_NOT_MATCH', `Beneficiary ${beneficiary.userPaymentId} is paid in ${beneficiary.fiat}`);
   const rail = state.config.rails.find((r) => r.paymentId === beneficiary.paymentId);
   const fee = unitsOf(rail?.payoutFee ?? '0', accuracy) ?? 0n;
-  const total = amount + fee;
   const available = pendingFundOf(p, merchant, cmd.fiat, accuracy);
-  if (total > available) refuse('INSUFFICIENT_BALANCE', `The pending fund holds ${formatFixed(available, accuracy)} ${cmd.fiat}; ${formatFixed(total, accuracy)} needed`);
-  p.core.ledger.lock(p.ctx, p.core.ledger.account(merchant.accountId), cmd.fiat, atomsOf(p, cmd.fiat, total, accuracy));
-  const record = createRecord(p, merchant, {
-    clientId: cmd.clientId,
-    orderId: '',
-    fiat: cmd.fiat,
-    totalAmount: total,
-    amount,
-    fee,
-    accuracy,
-    userPaymentId: beneficiary.userPaymentId,
-    type: 'WITHDRAW',
-    status: FUNDING_PENDING,
-    payer: undefined,
-  });
+  if (amount + fee > available) refuse('INSUFFICIENT_BALANCE', `The pending fund holds ${formatFixed(available, accuracy)} ${cmd.fiat}; ${formatFixed(amount + fee, accuracy)} needed`);
+  const record = startWithdraw(p, merchant, beneficiary.userPaymentId, cmd.fiat, { amount, fee, accuracy }, cmd.clientId, '');
   if (cmd.clientId !== '') {
     let ids = state.claimClientIds.get(merchant.userId);
     if (ids === undefined) {
@@ -172,9 +164,32 @@ export function claimFunds(p: PaymentsContext, cmd: ClaimFundsCommand): FundingR
     }
     ids.set(cmd.clientId, record.txId);
   }
-  schedulePayout(p, record);
   // As the claim left it: the payout's follow-up in the same batch settles the live record.
   return structuredClone(record);
+}
+
+/**
+ * A payout of pending funds to a beneficiary (B18, or an automatic refund payout): `amount + fee`
+ * locked in M, a pending WITHDRAW record, and the simulator's outcome when the payout mode is automatic.
+ */
+export function startWithdraw(p: PaymentsContext, merchant: Merchant, userPaymentId: number, fiat: string, sums: { amount: bigint; fee: bigint; accuracy: number }, clientId: string, orderId: string): FundingRecord {
+  const total = sums.amount + sums.fee;
+  p.core.ledger.lock(p.ctx, p.core.ledger.account(merchant.accountId), fiat, atomsOf(p, fiat, total, sums.accuracy));
+  const record = createRecord(p, merchant, {
+    clientId,
+    orderId,
+    fiat,
+    totalAmount: total,
+    amount: sums.amount,
+    fee: sums.fee,
+    accuracy: sums.accuracy,
+    userPaymentId,
+    type: 'WITHDRAW',
+    status: FUNDING_PENDING,
+    payer: undefined,
+  });
+  schedulePayout(p, record);
+  return record;
 }
 
 /** The simulator's payout outcome for a pending WITHDRAW, when the user's `payout` mode is automatic. */

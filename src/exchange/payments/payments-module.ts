@@ -5,12 +5,16 @@ import type { Command, CommandType } from '../../core/types.js';
 import type { PostingContext } from '../../ledger/ledger.js';
 import type { PaymentsConfig } from '../../payments/config.js';
 import { formatFixed } from '../../payments/money.js';
+import type { Money, OrderLeg, PaymentOrder, Quote } from '../../payments/orders.js';
 import { MODE_VALUES, type Beneficiary, type FundingRecord, type Merchant, type MerchantAccount, type SandboxModes, type TokenRecord } from '../../payments/model.js';
 import { sortedEntries, type CoreModule, type Deadline, type ModuleCheck } from '../core-module.js';
 import type { ExchangeCore } from '../exchange-core.js';
 import { addBeneficiary, deleteBeneficiary, reviewBeneficiary, setRefundAccount } from './beneficiary-commands.js';
 import { mergePaymentsConfig } from './config-commands.js';
 import { bankArrival, claimFunds, settleFunding, transferFunds } from './funding-commands.js';
+import { attachDocuments, confirmOrder, createQuote, expireOrder, expireQuote, orderPayout, releaseOrder, reviewOrder, setPriceOverride } from './order-commands.js';
+import { createPaymentOrder } from './order-create.js';
+import { reservations } from './order-transitions.js';
 import { activateMerchantAccount, createMerchant, merchantKyc, relinkMerchant, reviewMerchantAccount, setMerchantLimits, setUserLimit } from './merchant-commands.js';
 import { atomsOf, modesOf, type PaymentsContext } from './payments-context.js';
 import { PaymentsState } from './payments-state.js';
@@ -21,6 +25,47 @@ export const MAX_TOKENS_PER_KEY = 20;
 const LEDGER_PRECISION = 8;
 
 type FundingImage = Omit<FundingRecord, 'totalAmount' | 'amount' | 'fee'> & { totalAmount: string; amount: string; fee: string };
+/** Money as `[units, accuracy]` with units as decimal text (JSON has no bigint). */
+type MoneyImage = [string, number];
+type OrderImage = Omit<PaymentOrder, 'orderPrice' | 'fiatAmount' | 'fiatFee' | 'cryptoAmount' | 'gross' | 'onRamp' | 'offRamp' | 'usage'> & {
+  money: MoneyImage[];
+  onRamp: (Omit<OrderLeg, 'amount' | 'fee'> & { amount: MoneyImage; fee: MoneyImage }) | null;
+  offRamp: (Omit<OrderLeg, 'amount' | 'fee'> & { amount: MoneyImage; fee: MoneyImage; arrive: MoneyImage }) | null;
+  usage: [string, string][];
+};
+type QuoteImage = Omit<Quote, 'amount' | 'price'> & { amount: MoneyImage; price: MoneyImage };
+
+const moneyImage = (m: Money): MoneyImage => [m.units.toString(), m.accuracy];
+const moneyOf = (m: MoneyImage): Money => ({ units: BigInt(m[0]), accuracy: m[1] });
+
+function orderImage(o: PaymentOrder): OrderImage {
+  const { orderPrice, fiatAmount, fiatFee, cryptoAmount, gross, onRamp, offRamp, usage, ...rest } = o;
+  return {
+    ...rest,
+    deadline: o.deadline === undefined ? undefined : { ...o.deadline },
+    money: [orderPrice, fiatAmount, fiatFee, cryptoAmount, gross].map(moneyImage),
+    onRamp: onRamp === undefined ? null : { ...onRamp, amount: moneyImage(onRamp.amount), fee: moneyImage(onRamp.fee) },
+    offRamp: offRamp === undefined ? null : { ...offRamp, amount: moneyImage(offRamp.amount), fee: moneyImage(offRamp.fee), arrive: moneyImage(offRamp.arrive) },
+    usage: usage.map((u) => [u.key, u.amount.toString()]),
+  };
+}
+
+function orderOfImage(i: OrderImage): PaymentOrder {
+  const { money, onRamp, offRamp, usage, ...rest } = i;
+  const [orderPrice, fiatAmount, fiatFee, cryptoAmount, gross] = money.map(moneyOf);
+  return {
+    ...rest,
+    deadline: i.deadline === undefined ? undefined : { ...i.deadline },
+    orderPrice,
+    fiatAmount,
+    fiatFee,
+    cryptoAmount,
+    gross,
+    onRamp: onRamp === null ? undefined : { ...onRamp, amount: moneyOf(onRamp.amount), fee: moneyOf(onRamp.fee) },
+    offRamp: offRamp === null ? undefined : { ...offRamp, amount: moneyOf(offRamp.amount), fee: moneyOf(offRamp.fee), arrive: moneyOf(offRamp.arrive) },
+    usage: usage.map(([key, amount]) => ({ key, amount: BigInt(amount) })),
+  };
+}
 
 export interface PaymentsImage {
   config: PaymentsConfig;
@@ -35,7 +80,13 @@ export interface PaymentsImage {
   pendingFunding: FundingImage[];
   claimClientIds: [number, [string, number][]][];
   transferClientIds: [number, [string, [number, number]][]][];
-  traceNumbers: [number, [string, number][]][];
+  traceNumbers: [number, [string, string][]][];
+  nextOrderId: number;
+  orders: OrderImage[];
+  orderClientIds: [number, [string, number][]][];
+  quotes: QuoteImage[];
+  priceOverrides: [number, [string, string][]][];
+  usage: [string, string][];
   modes: [number, Partial<SandboxModes>][];
   userLimits: [number, string][];
   decisions: [string, Deadline][];
@@ -61,6 +112,16 @@ const PAYMENT_COMMANDS = [
   'setSandboxModes',
   'setMerchantLimits',
   'setUserLimit',
+  'createQuote',
+  'expireQuote',
+  'setPriceOverride',
+  'createPaymentOrder',
+  'reviewOrder',
+  'confirmOrder',
+  'orderPayout',
+  'expireOrder',
+  'releaseOrder',
+  'attachDocuments',
 ] as const satisfies readonly CommandType[];
 
 const nested = <V>(map: ReadonlyMap<number, ReadonlyMap<string, V>>): [number, [string, V][]][] => sortedEntries(map).map(([id, inner]) => [id, sortedEntries(inner)]);
@@ -125,6 +186,26 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
         return setMerchantLimits(p, cmd);
       case 'setUserLimit':
         return setUserLimit(p, cmd);
+      case 'createQuote':
+        return createQuote(p, cmd);
+      case 'expireQuote':
+        return expireQuote(p, cmd);
+      case 'setPriceOverride':
+        return setPriceOverride(p, cmd);
+      case 'createPaymentOrder':
+        return createPaymentOrder(p, cmd);
+      case 'reviewOrder':
+        return reviewOrder(p, cmd);
+      case 'confirmOrder':
+        return confirmOrder(p, cmd);
+      case 'orderPayout':
+        return orderPayout(p, cmd);
+      case 'expireOrder':
+        return expireOrder(p, cmd);
+      case 'releaseOrder':
+        return releaseOrder(p, cmd);
+      case 'attachDocuments':
+        return attachDocuments(p, cmd);
     }
   }
 
@@ -182,35 +263,45 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
   }
 
   deadlines(): Deadline[] {
-    return [...this.state.decisions.values()];
+    const due: Deadline[] = [...this.state.decisions.values()];
+    for (const order of this.state.orders.values()) {
+      const deadline = order.deadline;
+      if (deadline === undefined) continue;
+      const command = { userId: 0, orderId: order.orderId, due: `deadline:${order.orderId}` };
+      due.push({ at: deadline.at, command: deadline.action === 'expire' ? { type: 'expireOrder', ...command } : { type: 'releaseOrder', ...command } });
+    }
+    for (const quote of this.state.quotes.values()) due.push({ at: quote.expireTime, command: { type: 'expireQuote', userId: 0, quoteId: quote.quoteId, due: `quote:${quote.quoteId}` } });
+    return due;
   }
 
   /** §5.7: the locked fiat of each M equals what its pending claims reserve. */
   verify(): ModuleCheck[] {
     const reserved = new Map<string, bigint>();
+    const add = (accountId: number, asset: string, atoms: bigint): void => {
+      const key = `${accountId}:${asset}`;
+      reserved.set(key, (reserved.get(key) ?? 0n) + atoms);
+    };
+    const atoms = (asset: string, units: bigint, accuracy: number): bigint => atomsOf({ core: this.core }, asset, units, accuracy);
+    const accountIdOf = (merchantId: number): number => this.state.merchants.get(merchantId)?.accountId ?? -1;
     for (const record of this.state.pendingFunding.values()) {
-      if (record.type !== 'WITHDRAW') continue;
-      const key = `${record.merchantId}:${record.fiat}`;
-      reserved.set(key, (reserved.get(key) ?? 0n) + atomsOf({ core: this.core }, record.fiat, record.totalAmount, record.accuracy));
+      if (record.type === 'WITHDRAW') add(accountIdOf(record.merchantId), record.fiat, atoms(record.fiat, record.totalAmount, record.accuracy));
     }
+    for (const order of this.state.orders.values()) {
+      for (const r of reservations(order, this.state.deskAccountId, accountIdOf)) add(r.accountId, r.asset, atoms(r.asset, r.amount.units, r.amount.accuracy));
+    }
+    // Every merchant account M and the desk D: what is locked is exactly what is reserved.
+    const accounts = [...this.state.merchants.values()].map((m) => m.accountId);
+    if (this.state.deskAccountId !== 0) accounts.push(this.state.deskAccountId);
     const checks: ModuleCheck[] = [];
-    for (const merchant of this.state.merchants.values()) {
-      const account = this.core.ledger.account(merchant.accountId);
-      for (const fiat of this.state.config.fiats.map((f) => f.fiat)) {
-        const locked = account.balances.get(fiat)?.locked ?? 0n;
-        const expected = reserved.get(`${merchant.merchantId}:${fiat}`) ?? 0n;
+    for (const accountId of accounts) {
+      const account = this.core.ledger.account(accountId);
+      const assets = new Set([...account.balances.keys(), ...[...reserved.keys()].filter((k) => k.startsWith(`${accountId}:`)).map((k) => k.slice(String(accountId).length + 1))]);
+      for (const asset of assets) {
+        const locked = account.balances.get(asset)?.locked ?? 0n;
+        const expected = reserved.get(`${accountId}:${asset}`) ?? 0n;
         if (locked === 0n && expected === 0n) continue;
-        const precision = this.core.ledger.asset(fiat).precision;
-        checks.push({
-          ok: locked === expected,
-          detail: { accountId: String(merchant.accountId), asset: fiat, locked: formatFixed(locked, precision), reserved: formatFixed(expected, precision) },
-        });
-      }
-    }
-    if (this.state.deskAccountId !== 0) {
-      const desk = this.core.ledger.account(this.state.deskAccountId);
-      for (const [asset, balance] of desk.balances) {
-        if (balance.locked !== 0n) checks.push({ ok: false, detail: { accountId: String(desk.accountId), asset, locked: String(balance.locked), reserved: '0' } });
+        const precision = this.core.ledger.asset(asset).precision;
+        checks.push({ ok: locked === expected, detail: { accountId: String(accountId), asset, locked: formatFixed(locked, precision), reserved: formatFixed(expected, precision) } });
       }
     }
     return checks;
@@ -241,6 +332,12 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
       modes: sortedEntries(s.modes).map(([userId, modes]) => [userId, { ...modes }]),
       userLimits: sortedEntries(s.userLimits),
       decisions: sortedEntries(s.decisions).map(([key, d]) => [key, { at: d.at, command: structuredClone(d.command) }]),
+      nextOrderId: s.nextOrderId,
+      orders: sortedEntries(s.orders).map(([, o]) => orderImage(o)),
+      orderClientIds: nested(s.orderClientIds),
+      quotes: sortedEntries(s.quotes).map(([, q]) => ({ ...q, amount: moneyImage(q.amount), price: moneyImage(q.price) })),
+      priceOverrides: sortedEntries(s.priceOverrides).map(([userId, prices]) => [userId, sortedEntries(prices).map(([key, units]): [string, string] => [key, units.toString()])]),
+      usage: sortedEntries(s.usage).map(([key, units]): [string, string] => [key, units.toString()]),
     };
   }
 
@@ -269,6 +366,12 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     for (const [userId, modes] of image.modes) s.modes.set(userId, { ...modes });
     for (const [userId, limit] of image.userLimits) s.userLimits.set(userId, limit);
     for (const [key, d] of image.decisions) s.decisions.set(key, { at: d.at, command: structuredClone(d.command) });
+    s.nextOrderId = image.nextOrderId;
+    for (const o of image.orders) s.orders.set(o.orderId, orderOfImage(o));
+    for (const [userId, ids] of image.orderClientIds) s.orderClientIds.set(userId, new Map(ids));
+    for (const q of image.quotes) s.quotes.set(q.quoteId, { ...q, amount: moneyOf(q.amount), price: moneyOf(q.price) });
+    for (const [userId, prices] of image.priceOverrides) s.priceOverrides.set(userId, new Map(prices.map(([key, units]) => [key, BigInt(units)])));
+    for (const [key, units] of image.usage) s.usage.set(key, BigInt(units));
     this.state = s;
   }
 }

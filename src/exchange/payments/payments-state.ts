@@ -1,6 +1,7 @@
 import type { Command } from '../../core/types.js';
 import { defaultPaymentsConfig, type PaymentsConfig } from '../../payments/config.js';
 import type { Beneficiary, FundingRecord, Merchant, MerchantAccount, SandboxModes, TokenRecord } from '../../payments/model.js';
+import type { PaymentOrder, Quote } from '../../payments/orders.js';
 
 /** Everything the payments module holds; one object so that commands and the image share it. */
 export class PaymentsState {
@@ -22,15 +23,26 @@ export class PaymentsState {
   readonly claimClientIds = new Map<number, Map<string, number>>();
   /** B20 idempotency per user: clientId → [fromId, toId]. */
   readonly transferClientIds = new Map<number, Map<string, [number, number]>>();
-  /** Arrivals seen per merchant: traceNumber → the txId it made (rule 1 of §3.5). */
-  readonly traceNumbers = new Map<number, Map<string, number>>();
+  /** Arrivals seen per merchant: traceNumber → the txId it made, or `order:<id>` for one that paid an order (rule 1 of §3.5). */
+  readonly traceNumbers = new Map<number, Map<string, string>>();
   /** Modes a user set (§7.1); absent members take the defaults. */
   readonly modes = new Map<number, Partial<SandboxModes>>();
   /** A user's `monthLimit` set through §7.2. */
   readonly userLimits = new Map<number, string>();
   /** Automatic decisions due, by object (`kyc:7`): applied at once as follow-ups, re-armed from here otherwise. */
   readonly decisions = new Map<string, { at: number; command: Command }>();
+  /** Orders by id; terminal ones stay (B33, B34 read them, §3.5 rule 3 matches their ids). */
+  readonly orders = new Map<number, PaymentOrder>();
+  /** Order idempotency per user across kinds: clientId → orderId (§9.2). */
+  readonly orderClientIds = new Map<number, Map<string, number>>();
+  /** Quotes stored with `createQuoteId`, ACTIVE until used or expired (then removed). */
+  readonly quotes = new Map<string, Quote>();
+  /** §7 price overrides per user: key of `overrideKey` → price units (at the pair's accuracy). */
+  readonly priceOverrides = new Map<number, Map<string, bigint>>();
+  /** Limit usage by window key (`user:7:2025-06`, …) → units (USD cents, or the account's fiat). */
+  readonly usage = new Map<string, bigint>();
   nextMerchantId = 1;
+  nextOrderId = 10_000_001;
   /** From 1001, so that no beneficiary id equals 70 (§1.5). */
   nextBeneficiaryId = 1001;
   nextTxId = 3_000_001;

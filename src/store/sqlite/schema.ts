@@ -149,6 +149,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX funding_by_user ON funding_records (user_id, create_time, tx_id);
     `,
   },
+  {
+    version: 4,
+    name: 'area B payment orders',
+    sql: `
+      CREATE TABLE payment_orders (
+        order_id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        client_id TEXT NOT NULL,
+        -- ',7,' or ',7,9,' (on- and off-ramp merchants): B34's merchantId matches any of them.
+        merchant_ids TEXT NOT NULL,
+        create_time INTEGER NOT NULL,
+        -- The B33 object as JSON text.
+        detail TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX payment_orders_by_user ON payment_orders (user_id, create_time, order_id);
+    `,
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

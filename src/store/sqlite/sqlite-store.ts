@@ -11,6 +11,7 @@ import type {
   FundingQuery,
   FundingRecordQuery,
   FundingRecordRow,
+  PaymentOrderQuery,
   OrderQuery,
   Snapshot,
   Store,
@@ -161,6 +162,14 @@ export class SqliteStore implements Store {
 
   getFundingRecord(txId: number): FundingRecordRow | undefined {
     return this.payments.getFundingRecord(txId);
+  }
+
+  listPaymentOrders(query: PaymentOrderQuery): { total: number; rows: Record<string, unknown>[] } {
+    return this.payments.listPaymentOrders(query);
+  }
+
+  getPaymentOrder(userId: number, orderId: number): Record<string, unknown> | undefined {
+    return this.payments.getPaymentOrder(userId, orderId);
   }
 
   getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined {

@@ -336,6 +336,7 @@ describe('SqliteStore on a file', () => {
         { version: 1, name: 'journal, read models, snapshots' },
         { version: 2, name: 'drop orders_by_client_id' },
         { version: 3, name: 'area B funding records' },
+        { version: 4, name: 'area B payment orders' },
       ]);
     } finally {
       reader.close();
@@ -350,7 +351,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (3)',
+      'database schema version 99 is newer than this server knows (4)',
     );
   });
 });

@@ -1,0 +1,110 @@
+/** Payment orders of area B (spec/area-b.md §5): kinds, statuses, failure codes. */
+
+export type OrderKind = 'fiat_to_crypto' | 'crypto_to_fiat' | 'fiat_to_fiat';
+export const ORDER_KINDS: readonly OrderKind[] = ['fiat_to_crypto', 'crypto_to_fiat', 'fiat_to_fiat'];
+
+/** §5.1 statuses. */
+export const ORDER = {
+  REVIEW: 10,
+  RFI: 11,
+  RFI_UPLOADED: 12,
+  APPROVED: 30,
+  DOCUMENTS: 31,
+  PENDING_PAYMENT: 40,
+  PAY_IN_PENDING: 41,
+  PAID: 50,
+  PAYOUT_PENDING: 51,
+  RELEASED: 60,
+  CANCELED: 70,
+  PAY_IN_CANCELED: 71,
+  PAYOUT_CANCELED: 72,
+} as const;
+
+export const TERMINAL_STATUSES: ReadonlySet<number> = new Set([ORDER.RELEASED, ORDER.CANCELED, ORDER.PAY_IN_CANCELED, ORDER.PAYOUT_CANCELED]);
+
+/** §5.8. */
+export const FAIL = {
+  BANK_ORDER_CREATE_FAILED: -7000,
+  RECEIVING_ACCOUNT_NUMBER_INCORRECT: -7001,
+  ORDER_TIMEOUT: -7002,
+  ORDER_REVIEW_REJECTION: -7003,
+  ORDER_UNPAID_TIMEOUT: -7004,
+} as const;
+export type FailName = keyof typeof FAIL;
+
+export function failName(code: number): string {
+  return (Object.keys(FAIL) as FailName[]).find((name) => FAIL[name] === code) ?? '';
+}
+
+/** An amount in units of its currency's accuracy. */
+export interface Money {
+  units: bigint;
+  accuracy: number;
+}
+
+/** One side of a fiat_to_fiat order (and the only side of the others, reusing the same shape). */
+export interface OrderLeg {
+  merchantId: number;
+  country: string;
+  fiat: string;
+  /** The rail (pay-in) or the beneficiary (payout); 70 for the pending fund. */
+  paymentId: number;
+  amount: Money;
+  fee: Money;
+}
+
+/** A limit counter an order added to, given back when it ends in 70, 71 or 72. */
+export interface UsageEntry {
+  key: string;
+  amount: bigint;
+}
+
+export interface PaymentOrder {
+  orderId: number;
+  userId: number;
+  kind: OrderKind;
+  clientId: string;
+  remark: string;
+  quoteId: string;
+  status: number;
+  failCode: number;
+  failReason: string;
+  hasRefund: boolean;
+  traceNumber: string;
+  documents: number;
+  createTime: number;
+  updateTime: number;
+  completedTime: number;
+  /** f2c and c2f: the merchant, its fiat and rail (f2c `paymentId`) or beneficiary (c2f `userPaymentId`). */
+  merchantId: number;
+  country: string;
+  fiat: string;
+  crypto: string;
+  paymentId: number;
+  userPaymentId: number;
+  orderPrice: Money;
+  fiatAmount: Money;
+  fiatFee: Money;
+  cryptoAmount: Money;
+  /** c2f: G = cryptoAmount × orderPrice, what the desk locks. */
+  gross: Money;
+  /** f2f only. */
+  onRamp: OrderLeg | undefined;
+  offRamp: (OrderLeg & { arrive: Money }) | undefined;
+  /** What its time-driven transition is and when (§5.2, §5.3): stored on the order, re-armed at start. */
+  deadline: { at: number; action: 'expire' | 'release' } | undefined;
+  usage: UsageEntry[];
+}
+
+export interface Quote {
+  quoteId: string;
+  userId: number;
+  kind: OrderKind;
+  from: string;
+  to: string;
+  /** Quoted amount in `from` units. */
+  amount: Money;
+  /** The order price it locks (f2c: the buy price, fiat per crypto; f2f: the rate). */
+  price: Money;
+  expireTime: number;
+}
