@@ -30,6 +30,8 @@ export interface RunningServer {
   config: Config;
   app: FastifyInstance;
   exchange: Exchange;
+  /** Submits due time-driven transitions; tests that move the clock call `fireDue()` instead of waiting. */
+  deadlines: DeadlineScheduler;
   /** Stops accepting, finishes what was acknowledged, snapshots and closes (SIGTERM does this). */
   close(): Promise<void>;
 }
@@ -174,7 +176,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       })();
       return closing;
     };
-    return { url, port, config, app, exchange, close };
+    return { url, port, config, app, exchange, deadlines, close };
   } catch (error) {
     // A start that fails after recovery (seeding, listening) must not leave the core's writer running.
     await host.close().catch(() => undefined);

@@ -5,6 +5,7 @@ import type { Endpoint } from './endpoint.js';
 import { baseEndpoints } from './merchant/base.js';
 import { beneficiaryEndpoints } from './merchant/beneficiaries.js';
 import { merchantEndpoints } from './merchant/merchants.js';
+import { orderEndpoints as paymentOrderEndpoints } from './merchant/orders.js';
 import { pendingFundEndpoints } from './merchant/pending-funds.js';
 import { userAssetEndpoints } from './merchant/user-assets.js';
 import { sandboxEndpoints } from './sandbox/sandbox-endpoints.js';
@@ -35,7 +36,7 @@ export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys):
  * entries; a new endpoint list is appended here.
  */
 export function areaBEndpoints(): MerchantEndpoint[] {
-  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...sandboxEndpoints()];
+  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...paymentOrderEndpoints(), ...sandboxEndpoints()];
 }
 
 /**

@@ -63,7 +63,7 @@ function listMerchants(ctx: MerchantContext): unknown {
   const merchants = [...ctx.exchange.core.payments.state.merchants.values()]
     .filter((m) => m.userId === ctx.userId && matches(name, m.merchantName) && matches(email, m.email) && (status === undefined || m.status === status))
     .sort(newestFirst((m) => m.merchantId));
-  return pageOf(merchants, paging, 'data', merchantView);
+  return pageOf(merchants, paging, 'data', (m) => merchantView(ctx.exchange.core, m, ctx.exchange.clock()));
 }
 
 function accountResponse(ctx: MerchantContext, account: MerchantAccount): Record<string, unknown> {
@@ -111,7 +111,7 @@ function listAccounts(ctx: MerchantContext): unknown {
       );
     })
     .sort(newestFirst((a) => a.merchantId));
-  return pageOf(accounts, paging, 'data', (a) => merchantAccountView(ctx.exchange.core, a));
+  return pageOf(accounts, paging, 'data', (a) => merchantAccountView(ctx.exchange.core, a, ctx.exchange.clock()));
 }
 
 /** B13–B16 (spec/area-b.md §2.3). */

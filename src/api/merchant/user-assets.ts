@@ -5,6 +5,7 @@ import { formatFixed } from '../../payments/money.js';
 import { NORMAL } from '../../payments/model.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
 import { callerMerchant } from './merchants.js';
+import { monthUsed } from './views.js';
 
 /** B12 per chain: token type, minimum (in units of the crypto's accuracy), confirmations (§2.2). */
 interface ChainFacts {
@@ -40,7 +41,7 @@ function userAccount(ctx: MerchantContext): unknown {
     companyName: user?.email ?? '',
     kycPassed: user?.userType === 'merchant',
     monthLimit: core.payments.state.userLimits.get(ctx.userId) ?? config.limits.monthLimit,
-    monthUsed: '0.00',
+    monthUsed: monthUsed(core, ctx.userId, ctx.exchange.clock()),
   };
 }
 

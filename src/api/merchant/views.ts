@@ -3,6 +3,7 @@
  * money with exactly its currency's accuracy, times as ms strings except where a table says number.
  */
 import type { ExchangeCore } from '../../exchange/exchange-core.js';
+import { LIMIT_ACCURACY, usageKey, used } from '../../exchange/payments/order-limits.js';
 import { fiatSpec } from '../../payments/config.js';
 import { formatFixed } from '../../payments/money.js';
 import type { Beneficiary, Merchant, MerchantAccount } from '../../payments/model.js';
@@ -12,10 +13,17 @@ import type { Paging } from './merchant-params.js';
 /** Area B time: ms as a string (§1.5). */
 export const msText = (ms: number): string => String(ms);
 
-/** Usage counters start with the orders of part 2; until then nothing is committed against a limit. */
-const NOTHING_USED = '0.00';
+/** Committed volume of a §3.6 counter in the window of `now`, as money with `accuracy` decimals. */
+function usedText(core: ExchangeCore, key: string, accuracy = LIMIT_ACCURACY): string {
+  return formatFixed(used(core.payments.state, key), accuracy);
+}
 
-export function merchantView(m: Merchant): Record<string, unknown> {
+/** B10 `monthUsed`: the user's orders this UTC month, in USD. */
+export function monthUsed(core: ExchangeCore, userId: number, now: number): string {
+  return usedText(core, usageKey.user(userId, now));
+}
+
+export function merchantView(core: ExchangeCore, m: Merchant, now: number): Record<string, unknown> {
   return {
     merchantId: m.merchantId,
     country: m.country,
@@ -25,11 +33,11 @@ export function merchantView(m: Merchant): Record<string, unknown> {
     status: m.status,
     rejectReason: m.rejectReason,
     dayFiatLimit: m.limits.dayFiatLimit,
-    dayFiatUsed: NOTHING_USED,
+    dayFiatUsed: usedText(core, usageKey.merchantDay(m.merchantId, now)),
     monthFiatLimit: m.limits.monthFiatLimit,
-    monthFiatUsed: NOTHING_USED,
+    monthFiatUsed: usedText(core, usageKey.merchantMonth(m.merchantId, now)),
     monthCryptoLimit: m.limits.monthCryptoLimit,
-    monthCryptoUsed: NOTHING_USED,
+    monthCryptoUsed: usedText(core, usageKey.merchantCrypto(m.merchantId, now)),
     remark: m.remark,
     createTime: msText(m.createTime),
     updateTime: msText(m.updateTime),
@@ -44,7 +52,8 @@ export function pendingFund(core: ExchangeCore, merchant: Merchant, fiat: string
   return formatFixed(atoms / 10n ** BigInt(Math.max(0, precision - accuracy)), accuracy);
 }
 
-export function merchantAccountView(core: ExchangeCore, a: MerchantAccount): Record<string, unknown> {
+export function merchantAccountView(core: ExchangeCore, a: MerchantAccount, now: number): Record<string, unknown> {
+  const accuracy = fiatSpec(core.payments.config, a.fiat)?.accuracy ?? LIMIT_ACCURACY;
   const merchant = core.payments.state.merchants.get(a.merchantId);
   const rail = core.payments.config.rails.find((r) => r.fiat === a.fiat);
   return {
@@ -53,9 +62,9 @@ export function merchantAccountView(core: ExchangeCore, a: MerchantAccount): Rec
     balance: merchant === undefined ? '0.00' : pendingFund(core, merchant, a.fiat),
     status: a.status,
     buyAmountLimit: a.buyAmountLimit,
-    buyAmountUsed: NOTHING_USED,
+    buyAmountUsed: usedText(core, usageKey.accountBuy(a.merchantId, a.fiat, now), accuracy),
     sellAmountLimit: a.sellAmountLimit,
-    sellAmountUsed: NOTHING_USED,
+    sellAmountUsed: usedText(core, usageKey.accountSell(a.merchantId, a.fiat, now), accuracy),
     paymentId: rail?.paymentId ?? 0,
     paymentMethodName: rail?.paymentMethodName ?? '',
     failReason: a.failReason,

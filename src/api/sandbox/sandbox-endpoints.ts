@@ -3,10 +3,13 @@ import { cryptoSpec, fiatSpec } from '../../payments/config.js';
 import type { Beneficiary, Merchant, MerchantAccount, SandboxModes } from '../../payments/model.js';
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import type { FundingRecordRow } from '../../store/store.js';
+import type { Command } from '../../core/types.js';
+import { ORDER_KINDS } from '../../payments/orders.js';
 import { pathId } from '../merchant/beneficiaries.js';
+import { CREATE_PARAMS, createOrder, orderDetailOf } from '../merchant/orders.js';
 import type { MerchantContext, MerchantEndpoint } from '../merchant/merchant-endpoint.js';
 import { callerMerchant } from '../merchant/merchants.js';
-import { beneficiaryView, fundingView, merchantAccountView, merchantView } from '../merchant/views.js';
+import { beneficiaryView, fundingView, merchantAccountView, merchantView, monthUsed } from '../merchant/views.js';
 
 const DECISIONS = ['approve', 'reject'] as const;
 
@@ -50,7 +53,7 @@ async function kyc(ctx: MerchantContext): Promise<unknown> {
   const action = ctx.params.enumOf('action', ['submit', 'approve', 'reject'] as const, { required: true });
   callerMerchant(ctx, merchantId);
   const merchant = await ctx.exchange.submit<Merchant>({ type: 'merchantKyc', userId: ctx.userId, merchantId, action, ...reason(ctx, 'rejectReason') });
-  return merchantView(merchant);
+  return merchantView(ctx.exchange.core, merchant, ctx.exchange.clock());
 }
 
 async function accountReview(ctx: MerchantContext): Promise<unknown> {
@@ -59,7 +62,7 @@ async function accountReview(ctx: MerchantContext): Promise<unknown> {
   const action = ctx.params.enumOf('action', ['verify', 'approve', 'reject'] as const, { required: true });
   callerMerchant(ctx, merchantId);
   const account = await ctx.exchange.submit<MerchantAccount>({ type: 'reviewMerchantAccount', userId: ctx.userId, merchantId, fiat, action, ...reason(ctx, 'failReason') });
-  return merchantAccountView(ctx.exchange.core, account);
+  return merchantAccountView(ctx.exchange.core, account, ctx.exchange.clock());
 }
 
 async function beneficiaryReview(ctx: MerchantContext): Promise<unknown> {
@@ -141,7 +144,7 @@ async function merchantLimits(ctx: MerchantContext): Promise<unknown> {
     ...limit('monthCryptoLimit'),
     ...(accounts === undefined ? {} : { accounts: perAccount }),
   });
-  return merchantView(merchant);
+  return merchantView(ctx.exchange.core, merchant, ctx.exchange.clock());
 }
 
 async function userLimit(ctx: MerchantContext): Promise<unknown> {
@@ -155,8 +158,58 @@ async function userLimit(ctx: MerchantContext): Promise<unknown> {
     companyName: core.ledger.users.get(userId)?.email ?? '',
     kycPassed: true,
     monthLimit: core.payments.state.userLimits.get(userId) ?? monthLimit,
-    monthUsed: '0.00',
+    monthUsed: monthUsed(ctx.exchange.core, userId, ctx.exchange.clock()),
   };
+}
+
+function orderIdOf(ctx: MerchantContext): number {
+  return pathId(ctx, 'orderId', () => refuse('ORDER_NOT_EXIST', `Order ${ctx.path.orderId ?? ''} does not exist`));
+}
+
+/**
+ * A §7 action on an order: a refusal for a status that does not allow it is -5104 (a stale automatic
+ * decision is dropped instead, but a §7 call carries no `due`); the answer is the B33 object after it.
+ */
+function orderAction(command: (ctx: MerchantContext, orderId: number) => Command): (ctx: MerchantContext) => Promise<unknown> {
+  return async (ctx) => {
+    const orderId = orderIdOf(ctx);
+    const built = command(ctx, orderId);
+    await ctx.exchange.submit(built);
+    return orderDetailOf(ctx, orderId, undefined);
+  };
+}
+
+/** §7 `/orders/{id}/pay`: an arrival with `reference` = the order, by default exactly the amount due. */
+async function payOrder(ctx: MerchantContext): Promise<unknown> {
+  const orderId = orderIdOf(ctx);
+  const order = ctx.exchange.core.payments.state.orders.get(orderId);
+  if (order === undefined || (ctx.userId !== 0 && order.userId !== ctx.userId)) refuse('ORDER_NOT_EXIST', `Order ${orderId} does not exist`);
+  const due = order.onRamp?.amount ?? order.fiatAmount;
+  const fiat = order.onRamp?.fiat ?? order.fiat;
+  const amount = ctx.params.dec('amount', due.accuracy) ?? formatFixed(due.units, due.accuracy);
+  const text = (name: string, max = 128): string => ctx.params.str(name, { max }) ?? '';
+  return ctx.exchange.submit({
+    type: 'bankArrival',
+    userId: ctx.userId,
+    merchantId: order.onRamp?.merchantId ?? order.merchantId,
+    fiat,
+    amount,
+    reference: String(orderId),
+    traceNumber: text('traceNumber', 64),
+    payerName: text('payerName'),
+    payerAccount: text('payerAccount', 64),
+    cardNo: text('cardNo', 32),
+    taxId: text('taxId', 32),
+    description: text('description', 256),
+  });
+}
+
+async function setPrice(ctx: MerchantContext): Promise<unknown> {
+  const userId = subjectUser(ctx);
+  const from = ctx.params.str('from', { required: true, max: 16 });
+  const to = ctx.params.str('to', { required: true, max: 16 });
+  const price = ctx.params.dec('price', 18, { required: true });
+  return ctx.exchange.submit({ type: 'setPriceOverride', userId, from, to, price });
 }
 
 const sandbox = (id: string, summary: string, method: MerchantEndpoint['method'], path: string, handler: MerchantEndpoint['handler']): MerchantEndpoint => ({
@@ -183,5 +236,19 @@ export function sandboxEndpoints(): MerchantEndpoint[] {
     sandbox('S9', 'Cancel a pending funding record', 'POST', '/funding/:txId/cancel', settle('cancel')),
     sandbox('S10', 'Merchant limits', 'PUT', '/merchants/:merchantId/limits', merchantLimits),
     sandbox('S11', 'User monthly limit', 'PUT', '/user/limit', userLimit),
+    ...ORDER_KINDS.map((kind, i) => ({ ...sandbox(`S${12 + i}`, `Place a ${kind} order for the user (status 30)`, 'POST', `/orders/${kind}`, createOrder(kind, true)), params: CREATE_PARAMS[kind] })),
+    sandbox('S15', 'Review decision on an order (10 or 12)', 'POST', '/orders/:orderId/review', orderAction((ctx, orderId) => ({ type: 'reviewOrder', userId: ctx.userId, orderId, decision: ctx.params.enumOf('decision', ['approve', 'rfi', 'documents', 'reject'] as const, { required: true }) }))),
+    sandbox('S16', "The bank pays an order's pay-in", 'POST', '/orders/:orderId/pay', payOrder),
+    sandbox('S17', 'Payout outcome of an order (c2f 40, f2f 51)', 'POST', '/orders/:orderId/payout', orderAction((ctx, orderId) => {
+      const failCode = ctx.params.int('failCode', { min: -7001, max: -7000 });
+      return { type: 'orderPayout', userId: ctx.userId, orderId, result: ctx.params.enumOf('result', ['success', 'fail'] as const, { required: true }), ...(failCode === undefined ? {} : { failCode }) };
+    })),
+    sandbox('S18', "Fire an order's waiting timer now", 'POST', '/orders/:orderId/expire', orderAction((ctx, orderId) => ({ type: 'expireOrder', userId: ctx.userId, orderId }))),
+    sandbox('S19', 'Release an off-ramp held in 50', 'POST', '/orders/:orderId/release', orderAction((ctx, orderId) => ({ type: 'releaseOrder', userId: ctx.userId, orderId }))),
+    sandbox('S20', 'Expire a quote', 'POST', '/quotes/:quoteId/expire', (ctx) => ctx.exchange.submit({ type: 'expireQuote', userId: ctx.userId, quoteId: ctx.path.quoteId ?? '' })),
+    sandbox('S21', 'Fix a price for the user', 'PUT', '/prices', setPrice),
+    sandbox('S22', "Remove the user's fixed price", 'DELETE', '/prices', (ctx) =>
+      ctx.exchange.submit({ type: 'setPriceOverride', userId: subjectUser(ctx), from: ctx.params.str('from', { required: true, max: 16 }), to: ctx.params.str('to', { required: true, max: 16 }) }),
+    ),
   ];
 }
