@@ -88,6 +88,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     const exchange = new Exchange(host, clock, market);
     const deadlines = new DeadlineScheduler({
       deadlines: () => core.deadlines(),
+      epoch: () => core.deadlineEpoch,
       submit: (command) => exchange.submit(command),
       clock,
       onRefused: (command, error) => logger.debug({ command: command.type, err: error }, 'a due command was refused'),

@@ -23,6 +23,11 @@ const NODE_TIMERS: Timers = {
 export interface DeadlineSchedulerOptions {
   /** The committed core's deadlines, earliest first. */
   deadlines: () => readonly Deadline[];
+  /**
+   * Changes whenever a commit may have changed the deadlines: a batch that leaves it as it was
+   * (area A trading) costs the scheduler nothing.
+   */
+  epoch: () => number;
   submit: (command: Command) => Promise<unknown>;
   clock: () => number;
   timers?: Timers;
@@ -46,6 +51,7 @@ export class DeadlineScheduler implements CommitSubscriber {
   /** Commands refused, by their JSON, → the time before which they are not submitted again. */
   private readonly retryAt = new Map<string, number>();
   private stopped = false;
+  private seenEpoch = Number.NaN;
 
   constructor(private readonly options: DeadlineSchedulerOptions) {
     this.timers = options.timers ?? NODE_TIMERS;
@@ -57,6 +63,7 @@ export class DeadlineScheduler implements CommitSubscriber {
   }
 
   onCommit(): void {
+    if (this.options.epoch() === this.seenEpoch) return;
     this.rearm();
   }
 
@@ -92,6 +99,7 @@ export class DeadlineScheduler implements CommitSubscriber {
 
   private rearm(): void {
     if (this.stopped) return;
+    this.seenEpoch = this.options.epoch();
     let nextAt: number | undefined;
     const keys = new Set<string>();
     for (const deadline of this.options.deadlines()) {

@@ -29,6 +29,8 @@ export class ExchangeCore {
   private readonly moduleOf: ReadonlyMap<CommandType, CoreModule>;
   /** Sequence number of the last applied command. */
   lastSeq = 0;
+  /** Bumped by every command of a module with deadlines: the scheduler re-reads them only then. */
+  deadlineEpoch = 0;
   lastTs = 0;
 
   constructor() {
@@ -54,6 +56,7 @@ export class ExchangeCore {
     const module = this.moduleOf.get(stamped.command.type);
     if (module === undefined) throw new Error(`no module applies ${stamped.command.type}`);
     const result = module.apply(stamped.command, ctx);
+    if (module.deadlines !== undefined) this.deadlineEpoch++;
     if (recordRows) {
       for (const [accountId, assets] of ctx.touched) {
         const account = this.ledger.account(accountId);

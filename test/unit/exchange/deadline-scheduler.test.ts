@@ -30,18 +30,21 @@ const expire = (id: number): Command => ({ type: 'revokeApiKey', apiKey: `due-${
 
 function setUp(initial: Deadline[], now: number) {
   let deadlines = [...initial];
+  let epoch = 0;
   let clock = now;
   const submitted: Command[] = [];
   const settle: (() => void)[] = [];
   const timers = manualTimers();
   const scheduler = new DeadlineScheduler({
     deadlines: () => [...deadlines].sort((a, b) => a.at - b.at),
+    epoch: () => epoch,
     submit: (command) => {
       submitted.push(command);
       // The command changes the object: its deadline is gone once it is applied.
       return new Promise<void>((resolve) =>
         settle.push(() => {
           deadlines = deadlines.filter((d) => d.command !== command);
+          epoch++;
           resolve();
         }),
       );
@@ -55,7 +58,10 @@ function setUp(initial: Deadline[], now: number) {
     timers,
     settleAll: () => settle.splice(0).forEach((f) => f()),
     setClock: (ms: number) => (clock = ms),
-    setDeadlines: (d: Deadline[]) => (deadlines = d),
+    setDeadlines: (d: Deadline[]) => {
+      deadlines = d;
+      epoch++;
+    },
   };
 }
 
@@ -124,6 +130,7 @@ describe('deadline scheduler, refused due commands', () => {
     const command = expire(1);
     const scheduler = new DeadlineScheduler({
       deadlines: () => [{ at: 1_000, command }],
+      epoch: () => 0,
       submit: (c) => {
         submitted.push(c);
         return Promise.reject(new Error('refused'));
@@ -142,5 +149,29 @@ describe('deadline scheduler, refused due commands', () => {
     clock += REFUSED_RETRY_MS;
     await scheduler.fireDue();
     expect(submitted).toHaveLength(2);
+  });
+});
+
+describe('deadline scheduler, commits that change no deadline', () => {
+  it('when the epoch is unchanged (an area A batch), then the deadlines are not read again', () => {
+    let reads = 0;
+    let epoch = 1;
+    const scheduler = new DeadlineScheduler({
+      deadlines: () => {
+        reads++;
+        return [];
+      },
+      epoch: () => epoch,
+      submit: () => Promise.resolve(),
+      clock: () => 0,
+      timers: manualTimers(),
+    });
+    scheduler.start();
+    scheduler.onCommit();
+    scheduler.onCommit();
+    expect(reads).toBe(1);
+    epoch++;
+    scheduler.onCommit();
+    expect(reads).toBe(2);
   });
 });
