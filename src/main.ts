@@ -136,6 +136,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       upgradeRoutes: [marketStreams, userStreams],
       sandbox: config.sandbox,
       publicBaseUrl: () => url,
+      dataDir: config.dataDir,
     });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

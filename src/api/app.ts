@@ -37,6 +37,8 @@ export interface AppDeps {
   sandbox: boolean;
   /** The server's own `http://<HOST>:<PORT>`: known only once it listens, hence a function. */
   publicBaseUrl: () => string;
+  /** `BOURSE_DATA`: B35 keeps uploads under `<dataDir>/uploads` (without it B35 stores nothing). */
+  dataDir?: string;
 }
 
 /** The HTTP server: area A, area B and operator routes from the registry, health and metrics. */
@@ -93,6 +95,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     adminToken: deps.adminToken,
     sandbox: deps.sandbox,
     publicBaseUrl: deps.publicBaseUrl,
+    dataDir: deps.dataDir,
   });
   const adminEndpoints = operatorEndpoints({ exchange: deps.exchange, auth, secretBox: deps.secretBox });
   const openApi = JSON.stringify(openApiDocument(endpoints));

@@ -14,7 +14,8 @@ export type PathGroup = 'general' | 'market' | 'private' | 'wallet';
 /** A parameter as the OpenAPI document describes it; parsing itself is the handler's, via params.ts. */
 export interface ParamDoc {
   name: string;
-  type: 'STRING' | 'INT' | 'LONG' | 'DECIMAL' | 'ENUM';
+  /** `FILE`: a `multipart/form-data` file part (area B's B35; §2.0 type `file`). */
+  type: 'STRING' | 'INT' | 'LONG' | 'DECIMAL' | 'ENUM' | 'FILE';
   required?: boolean;
   description?: string;
   values?: readonly string[];

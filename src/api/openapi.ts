@@ -12,6 +12,7 @@ const SCHEMA_OF: Record<ParamDoc['type'], Record<string, unknown>> = {
   LONG: { type: 'integer', format: 'int64', minimum: 0 },
   DECIMAL: { type: 'string', pattern: '^[0-9]{1,20}(\\.[0-9]{1,18})?$' },
   ENUM: { type: 'string' },
+  FILE: { type: 'string', format: 'binary' },
 };
 
 function parameter(doc: ParamDoc): Record<string, unknown> {
@@ -129,6 +130,8 @@ const MERCHANT_SCHEMA_OF: Record<ParamDoc['type'], Record<string, unknown>> = {
   LONG: { type: ['integer', 'string'], pattern: '^[0-9]+$' },
   DECIMAL: { type: ['string', 'number'], pattern: '^[0-9]+(\\.[0-9]+)?$' },
   ENUM: { type: 'string' },
+  // B35: one part per file, under the same name.
+  FILE: { type: 'array', items: { type: 'string', format: 'binary' } },
 };
 
 const MERCHANT_SECURITY: Record<MerchantAuth, Record<string, string[]>[]> = {
@@ -193,7 +196,10 @@ function merchantOperation(endpoint: MerchantEndpoint, path: string, canonical: 
       : {
           requestBody: {
             required: bodySchema.required.length > 0,
-            content: { 'application/json': { schema: bodySchema }, 'application/x-www-form-urlencoded': { schema: bodySchema } },
+            content:
+              endpoint.multipart === true
+                ? { 'multipart/form-data': { schema: bodySchema } }
+                : { 'application/json': { schema: bodySchema }, 'application/x-www-form-urlencoded': { schema: bodySchema } },
           },
         }),
     responses: {

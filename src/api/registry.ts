@@ -4,6 +4,7 @@ import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
 import { baseEndpoints } from './merchant/base.js';
 import { beneficiaryEndpoints } from './merchant/beneficiaries.js';
+import { invoiceEndpoints } from './merchant/invoice.js';
 import { merchantEndpoints } from './merchant/merchants.js';
 import { orderEndpoints as paymentOrderEndpoints } from './merchant/orders.js';
 import { pendingFundEndpoints } from './merchant/pending-funds.js';
@@ -36,7 +37,7 @@ export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys):
  * entries; a new endpoint list is appended here.
  */
 export function areaBEndpoints(): MerchantEndpoint[] {
-  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...paymentOrderEndpoints(), ...sandboxEndpoints()];
+  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...paymentOrderEndpoints(), ...invoiceEndpoints(), ...sandboxEndpoints()];
 }
 
 /**

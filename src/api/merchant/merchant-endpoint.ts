@@ -28,6 +28,11 @@ export interface MerchantContext {
   sandbox: boolean;
   /** Base of links this server hands out (`kycLink`, `verifyLink`). */
   publicBaseUrl: string;
+  /**
+   * `BOURSE_DATA`: B35 keeps uploads under `<dataDir>/uploads`. Undefined only in apps built
+   * without a data directory (some tests), where B35 refuses to store anything.
+   */
+  dataDir?: string;
 }
 
 export interface MerchantEndpoint {

@@ -45,6 +45,8 @@ export interface MerchantRouteDeps {
   sandbox: boolean;
   /** The server's own `http://<HOST>:<PORT>`, known once it listens. */
   publicBaseUrl: () => string;
+  /** `BOURSE_DATA`, where B35 keeps uploads; optional so that apps built without one (tests) need not invent it. */
+  dataDir?: string;
 }
 
 function mediaType(contentType: string | undefined): string {
@@ -90,6 +92,7 @@ export function registerMerchantRoutes(app: FastifyInstance, endpoints: readonly
           ip,
           sandbox: deps.sandbox,
           publicBaseUrl: linkBase(deps.exchange, deps.publicBaseUrl),
+          dataDir: deps.dataDir,
         };
         return sendEnvelope(reply, await endpoint.handler(ctx), headers);
       } catch (error) {
