@@ -137,7 +137,8 @@ export async function accountIdOf(baseUrl: string, trader: Trader): Promise<numb
   return Number((JSON.parse(text) as { accountId: string }).accountId);
 }
 
-async function placeOrder(baseUrl: string, trader: Trader, params: string): Promise<void> {
+/** One signed order that must rest (answer NEW). */
+export async function placeOrder(baseUrl: string, trader: Trader, params: string): Promise<void> {
   const response = await fetch(`${baseUrl}${ORDER_PATH}`, {
     method: 'POST',
     headers: formHeaders(trader.apiKey),

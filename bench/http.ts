@@ -28,9 +28,9 @@ import { accountIdOf, AnswerTally, ORDER_FLOW_FUNDS, OrderFlow, placeDepthLadder
 
 const DEFAULT_SECONDS = 10;
 const DEFAULT_CONNECTIONS = 64;
-const WARMUP_SECONDS = 2;
+export const WARMUP_SECONDS = 2;
 /** Each target's measured time is split into this many segments, run in turns with the other targets'. */
-const ROUNDS = 5;
+export const ROUNDS = 5;
 const DEPTH_LEVELS = 100;
 const DEPTH_PATH = `/openapi/quote/v1/depth?symbol=${SYMBOL}&limit=${DEPTH_LEVELS}`;
 /** Operator API body: limits far above what one machine can send, so no answer is a 429. */
@@ -42,7 +42,7 @@ const UNLIMITED_TRADING_CONFIG = {
   maxOpenOrdersPerAccount: 100_000,
 };
 const HELLO_ENTRY = new URL('./http-hello-server.ts', import.meta.url);
-const BOURSE_ENTRY = new URL('./http-bourse-server.ts', import.meta.url);
+export const BOURSE_ENTRY = new URL('./http-bourse-server.ts', import.meta.url);
 
 const TARGET_ORDERS_PER_SECOND = 15_000;
 const TARGET_ORDERS_P99_MS = 20;
@@ -76,7 +76,7 @@ export interface HttpBenchResult {
   bourses: CoreThreadResult[];
 }
 
-function positiveIntegerFromEnv(name: string, fallback: number, minimum: number): number {
+export function positiveIntegerFromEnv(name: string, fallback: number, minimum: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
@@ -115,7 +115,7 @@ function readTraders(dataDir: string): { demo: Trader; merchant: Trader } {
   };
 }
 
-async function adminRequest(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function adminRequest(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
   return fetchJson(`${baseUrl}/admin/v1${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -183,7 +183,7 @@ class JournalWatch {
   }
 }
 
-function tallyNote(tally: AnswerTally): string {
+export function tallyNote(tally: AnswerTally): string {
   return `answers: ${tally
     .entries()
     .map(([key, count]) => `${key} ×${formatCount(count)}`)
@@ -191,7 +191,7 @@ function tallyNote(tally: AnswerTally): string {
 }
 
 /** Limits out of the way, funds for the one-way order flow and a book for depth to show; returns the operator token and the two traders. */
-async function prepareBourse(bourse: ChildServer, dataDir: string): Promise<{ adminToken: string; demo: Trader; merchant: Trader }> {
+export async function prepareBourse(bourse: ChildServer, dataDir: string): Promise<{ adminToken: string; demo: Trader; merchant: Trader }> {
   const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
   const { demo, merchant } = readTraders(dataDir);
   await adminRequest(bourse.url, adminToken, 'PATCH', '/trading/config', UNLIMITED_TRADING_CONFIG);
@@ -332,7 +332,7 @@ function targetLines(hello: HttpRunResult, { coreThread, orders, depth }: CoreTh
   return targets.map(([met, text]) => `${met ? 'met   ' : 'MISSED'} ${coreThread}: ${text}`);
 }
 
-function bourseEnv(dataDir: string, coreThread: CoreThread): NodeJS.ProcessEnv {
+export function bourseEnv(dataDir: string, coreThread: CoreThread): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     BOURSE_CORE_THREAD: coreThread,

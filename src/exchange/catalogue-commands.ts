@@ -56,7 +56,9 @@ function userOf(core: ExchangeCore, userId: number): User {
 }
 
 function createApiKey(core: ExchangeCore, cmd: CreateApiKeyCommand, ctx: PostingContext): unknown {
-  const user = userOf(core, cmd.userId);
+  // The desk is a system user the operator may trade for (area B §0: rebalancing through area A).
+  const deskUserId = core.ledger.accounts.get(core.payments.state.deskAccountId)?.userId;
+  const user = cmd.userId === deskUserId ? core.ledger.users.get(cmd.userId) ?? userOf(core, cmd.userId) : userOf(core, cmd.userId);
   const accountId = user.accountIds[cmd.accountIndex];
   if (accountId === undefined) throw new BourseError('NOT_FOUND', [`account index ${cmd.accountIndex} of user ${cmd.userId}`]);
   if (core.catalogue.apiKeys.has(cmd.apiKey)) throw new Error('API key collision');

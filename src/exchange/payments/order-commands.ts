@@ -152,7 +152,8 @@ function payIn(p: PaymentsContext, order: PaymentOrder, traceNumber: string): vo
   const toDesk = atoms(amount) - atoms(fee);
   ledger.post(p.ctx, m, fiat, -toDesk, onRamp === undefined ? 'OTC_BUY_COIN' : 'OTC_TRADE');
   ledger.post(p.ctx, deskAccount, fiat, toDesk, onRamp === undefined ? 'OTC_SELL_COIN' : 'OTC_TRADE');
-  order.traceNumber = traceNumber;
+  // f2c shows the pay-in's trace; f2f shows its payout's, set when the payout is sent (§2.7 B33).
+  if (onRamp === undefined) order.traceNumber = traceNumber;
   if (onRamp !== undefined) {
     enterStatus(p, order, ORDER.PAYOUT_PENDING);
     return;
