@@ -72,25 +72,32 @@ async function beneficiaryReview(ctx: MerchantContext): Promise<unknown> {
   return beneficiaryView(ctx.exchange.core, beneficiary);
 }
 
+/** The bank's side of an arrival (§7.2 `/deposits`, `/orders/{id}/pay`): trace number and payer, all optional. */
+function arrivalFields(ctx: MerchantContext): { traceNumber: string; payerName: string; payerAccount: string; cardNo: string; taxId: string; description: string } {
+  const text = (name: string, max: number): string => ctx.params.str(name, { max }) ?? '';
+  return {
+    traceNumber: text('traceNumber', 64),
+    payerName: text('payerName', 128),
+    payerAccount: text('payerAccount', 64),
+    cardNo: text('cardNo', 32),
+    taxId: text('taxId', 32),
+    description: text('description', 256),
+  };
+}
+
 function arrival(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
   const merchantId = params.int('merchantId', { required: true, min: 1 });
   const fiat = params.str('fiat', { required: true, max: 16 });
   const amount = params.dec('amount', fiatSpec(ctx.exchange.core.payments.config, fiat)?.accuracy ?? 2, { required: true });
-  const text = (name: string, max = 128): string => params.str(name, { max }) ?? '';
   return ctx.exchange.submit({
     type: 'bankArrival',
     userId: ctx.userId,
     merchantId,
     fiat,
     amount,
-    reference: text('reference', 64),
-    traceNumber: text('traceNumber', 64),
-    payerName: text('payerName'),
-    payerAccount: text('payerAccount', 64),
-    cardNo: text('cardNo', 32),
-    taxId: text('taxId', 32),
-    description: text('description', 256),
+    reference: ctx.params.str('reference', { max: 64 }) ?? '',
+    ...arrivalFields(ctx),
   });
 }
 
@@ -187,7 +194,6 @@ async function payOrder(ctx: MerchantContext): Promise<unknown> {
   const due = order.onRamp?.amount ?? order.fiatAmount;
   const fiat = order.onRamp?.fiat ?? order.fiat;
   const amount = ctx.params.dec('amount', due.accuracy) ?? formatFixed(due.units, due.accuracy);
-  const text = (name: string, max = 128): string => ctx.params.str(name, { max }) ?? '';
   return ctx.exchange.submit({
     type: 'bankArrival',
     userId: ctx.userId,
@@ -195,12 +201,7 @@ async function payOrder(ctx: MerchantContext): Promise<unknown> {
     fiat,
     amount,
     reference: String(orderId),
-    traceNumber: text('traceNumber', 64),
-    payerName: text('payerName'),
-    payerAccount: text('payerAccount', 64),
-    cardNo: text('cardNo', 32),
-    taxId: text('taxId', 32),
-    description: text('description', 256),
+    ...arrivalFields(ctx),
   });
 }
 
