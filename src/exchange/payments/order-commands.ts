@@ -155,6 +155,9 @@ function payIn(p: PaymentsContext, order: PaymentOrder, traceNumber: string): vo
   // f2c shows the pay-in's trace; f2f shows its payout's, set when the payout is sent (§2.7 B33).
   if (onRamp === undefined) order.traceNumber = traceNumber;
   if (onRamp !== undefined) {
+    // Held until the payout's outcome: a failed payout (72) gives it all back, and must not fail.
+    ledger.lock(p.ctx, deskAccount, fiat, toDesk);
+    ledger.lock(p.ctx, feeAccount, fiat, atoms(fee));
     enterStatus(p, order, ORDER.PAYOUT_PENDING);
     return;
   }

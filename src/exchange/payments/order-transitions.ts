@@ -62,7 +62,12 @@ export function reserve(p: PaymentsContext, order: PaymentOrder): void {
 }
 
 /** What the order reserves now, per account and asset (verify: locked = reserved). */
-export function reservations(order: PaymentOrder, deskAccountId: number, accountIdOf: (merchantId: number) => number): { accountId: number; asset: string; amount: Money }[] {
+export function reservations(
+  order: PaymentOrder,
+  deskAccountId: number,
+  feeAccountId: number,
+  accountIdOf: (merchantId: number) => number,
+): { accountId: number; asset: string; amount: Money }[] {
   const s = order.status;
   if (TERMINAL_STATUSES.has(s)) return [];
   if (order.kind === 'fiat_to_crypto') {
@@ -73,7 +78,15 @@ export function reservations(order: PaymentOrder, deskAccountId: number, account
     const merchantCrypto = { accountId: accountIdOf(order.merchantId), asset: order.crypto, amount: order.cryptoAmount };
     return s === ORDER.PAID ? [merchantCrypto] : [merchantCrypto, { accountId: deskAccountId, asset: order.fiat, amount: order.gross }];
   }
-  return order.offRamp === undefined ? [] : [{ accountId: deskAccountId, asset: order.offRamp.fiat, amount: order.offRamp.amount }];
+  if (order.offRamp === undefined || order.onRamp === undefined) return [];
+  const payout = { accountId: deskAccountId, asset: order.offRamp.fiat, amount: order.offRamp.amount };
+  if (s !== ORDER.PAYOUT_PENDING) return [payout];
+  // Paid in, payout pending: the pay-in stays locked in D and FEE until the payout's outcome.
+  return [
+    payout,
+    { accountId: deskAccountId, asset: order.onRamp.fiat, amount: minus(order.onRamp.amount, order.onRamp.fee) },
+    { accountId: feeAccountId, asset: order.onRamp.fiat, amount: order.onRamp.fee },
+  ];
 }
 
 /** Gives back every reservation of an order that ends before settling (reject, timeout, failed payout). */
@@ -350,18 +363,23 @@ export function payoutOutcome(p: PaymentsContext, order: PaymentOrder, success: 
   const offRamp = order.offRamp;
   if (onRamp === undefined || offRamp === undefined) throw new Error(`order ${order.orderId} has no legs`);
   const d = desk(p);
+  const received = minus(onRamp.amount, onRamp.fee);
   if (success) {
     bankOut(p, d, offRamp.fiat, atoms(p, offRamp.fiat, offRamp.arrive));
     move(p, d, fee(p), offRamp.fiat, offRamp.fee, ['OTC_FEE', 'OTC_FEE'], true);
+    // What the pay-in brought is the desk's and FEE's for good now.
+    unlock(p, d, onRamp.fiat, received);
+    unlock(p, fee(p), onRamp.fiat, onRamp.fee);
     order.traceNumber = payoutTrace(p, order);
     enterStatus(p, order, ORDER.RELEASED);
     return;
   }
-  // 72: the failure is on the payout side, so the payer gets everything back, the on-ramp fee included.
+  // 72: the failure is on the payout side, so the payer gets everything back, the on-ramp fee
+  // included, from what the pay-in left locked in D and FEE: this refund cannot fail.
   unlock(p, d, offRamp.fiat, offRamp.amount);
   const mo = accountOf(p, onRamp.merchantId);
-  move(p, d, mo, onRamp.fiat, minus(onRamp.amount, onRamp.fee), ['OTC_TRADE', 'OTC_TRADE'], false);
-  move(p, fee(p), mo, onRamp.fiat, onRamp.fee, ['OTC_FEE', 'OTC_FEE'], false);
+  move(p, d, mo, onRamp.fiat, received, ['OTC_TRADE', 'OTC_TRADE'], true);
+  move(p, fee(p), mo, onRamp.fiat, onRamp.fee, ['OTC_FEE', 'OTC_FEE'], true);
   fail(p, order, ORDER.PAYOUT_CANCELED, failCode);
   refundToFund(p, merchant(p, onRamp.merchantId), onRamp.fiat, onRamp.amount, order, undefined, false);
 }

@@ -286,12 +286,20 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     for (const record of this.state.pendingFunding.values()) {
       if (record.type === 'WITHDRAW') add(accountIdOf(record.merchantId), record.fiat, atoms(record.fiat, record.totalAmount, record.accuracy));
     }
+    const feeAccountId = this.core.ledger.feeAccountId;
     for (const order of this.state.orders.values()) {
-      for (const r of reservations(order, this.state.deskAccountId, accountIdOf)) add(r.accountId, r.asset, atoms(r.asset, r.amount.units, r.amount.accuracy));
+      for (const r of reservations(order, this.state.deskAccountId, feeAccountId, accountIdOf)) add(r.accountId, r.asset, atoms(r.asset, r.amount.units, r.amount.accuracy));
     }
-    // Every merchant account M and the desk D: what is locked is exactly what is reserved.
+    // The desk may trade through area A (§0): its open spot orders hold their locks too.
+    for (const orderId of this.core.spot.openOrdersByAccount.get(this.state.deskAccountId) ?? []) {
+      const order = this.core.spot.liveOrders.get(orderId);
+      if (order === undefined) continue;
+      const spec = this.core.spot.symbol(order.symbol).spec;
+      add(this.state.deskAccountId, order.side === 'BUY' ? spec.quoteAsset : spec.baseAsset, order.lockedAtoms);
+    }
+    // Every merchant account M, the desk D and FEE: what is locked is exactly what is reserved.
     const accounts = [...this.state.merchants.values()].map((m) => m.accountId);
-    if (this.state.deskAccountId !== 0) accounts.push(this.state.deskAccountId);
+    if (this.state.deskAccountId !== 0) accounts.push(this.state.deskAccountId, feeAccountId);
     const checks: ModuleCheck[] = [];
     for (const accountId of accounts) {
       const account = this.core.ledger.account(accountId);

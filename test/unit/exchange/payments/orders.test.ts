@@ -129,4 +129,30 @@ describe('payment orders in the core (area B §5)', () => {
     const { orderId: overridden } = await h.submit<{ orderId: number }>({ type: 'createPaymentOrder', userId, onBehalf: false, clientId: '', remark: '', quoteId: '', order: onRamp(merchantId, '1000.00') });
     expect(h.core.payments.state.orders.get(overridden)?.orderPrice.units).toBe(200000n);
   });
+
+  it('when a global payment is paid in, then what the desk and FEE received stays locked until the payout: a 72 refund cannot fail', async () => {
+    const { h, userId, merchantId, accountId, desk } = await market();
+    await h.submit({ type: 'addBeneficiary', userId, merchantId, paymentId: 83, country: 'United States', fiat: 'USD', realName: '', fieldList: {}, accountKey: 'k-usd', remark: '' });
+    await h.submit({ type: 'setSandboxModes', userId, modes: { payout: 'manual' } });
+    const deskMxn = h.free(desk, 'MXN');
+    const { orderId } = await h.submit<{ orderId: number }>({
+      type: 'createPaymentOrder', userId, onBehalf: false, clientId: '', remark: '', quoteId: '',
+      order: { kind: 'fiat_to_fiat', onRampCountry: 'Mexico', onRampFiat: 'MXN', onRampFiatAmount: '1000.00', onRampPaymentId: 58, offRampCountry: 'United States', offRampFiat: 'USD', offRampPaymentId: 1001 },
+    });
+    await h.submit({ type: 'bankArrival', userId, merchantId, fiat: 'MXN', amount: '1000.00', reference: String(orderId), traceNumber: 'T1', payerName: '', payerAccount: '', cardNo: '', taxId: '', description: '' });
+    expect([h.free(desk, 'MXN'), h.locked(desk, 'MXN'), h.locked(h.core.ledger.feeAccountId, 'MXN')]).toEqual([deskMxn, atoms('999'), atoms('1')]);
+    expect(h.verify().ok).toBe(true);
+    await h.submit({ type: 'orderPayout', userId: 0, orderId, result: 'fail' });
+    expect(h.core.payments.state.orders.get(orderId)?.status).toBe(72);
+    expect([h.free(accountId, 'MXN'), h.locked(desk, 'MXN'), h.free(desk, 'MXN')]).toEqual([atoms('1000'), 0n, deskMxn]);
+    expect(h.verify().ok).toBe(true);
+  });
+
+  it('when the desk trades through area A, then its open orders count among its locks and verify holds', async () => {
+    const { h, desk } = await market();
+    await h.submit({ type: 'placeOrder', accountId: desk, symbol: 'USDTMXN', side: 'BUY', orderType: 'LIMIT', timeInForce: 'GTC', price: '19.0000', quantity: '100' });
+    expect(h.locked(desk, 'MXN')).toBe(atoms('1900'));
+    expect(h.core.moduleChecks().every((c) => c.ok)).toBe(true);
+    expect(h.verify().ok).toBe(true);
+  });
 });
