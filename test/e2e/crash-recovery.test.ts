@@ -64,6 +64,23 @@ describe('kill -9 under concurrent order load', () => {
     for (const [clientId, acked] of payments.claims) {
       expect(records.get(acked.txId), `claim ${clientId}`).toMatchObject({ type: 'WITHDRAW', amount: acked.amount, clientId });
     }
+    // Orders: each acknowledged one exists in a status it could have reached (an order acknowledged
+    // paid is released, never reverted), and the crypto M received equals what released orders owe: paid once.
+    let owed = 0n;
+    for (const [orderId, acked] of payments.orders) {
+      const detail = await client.ok<{ orderStatus: number; cryptoAmount: string }>('GET', '/v2/order/detail', { orderId });
+      if (acked === 60) expect(detail.orderStatus, `order ${orderId}`).toBe(60);
+      else expect([10, 40, 60, 70], `order ${orderId}`).toContain(detail.orderStatus);
+    }
+    for (let page = 1; ; page++) {
+      const list = await client.ok<{ record: { orderStatus: number; cryptoAmount: string }[] }>('GET', '/v2/orders', { orderStatus: 60, pageSize: 1000, currentPage: page });
+      for (const order of list.record) owed += BigInt(order.cryptoAmount.replace('.', ''));
+      if (list.record.length < 1000) break;
+    }
+    const assets = await client.ok<{ balances: { asset: string; total: string }[] }>('GET', '/v2/assets/account/assets', { merchantId });
+    const usdt = assets.balances.find((b) => b.asset === 'USDT')?.total ?? '0';
+    // 10000 USDT of the demo, plus 4-decimal cryptoAmounts of released orders; area B shows 8 decimals.
+    expect(BigInt(usdt.replace('.', ''))).toBe(10_000n * 10n ** 8n + owed * 10n ** 4n);
     const [traceNumber, arrival] = [...payments.arrivals][0] ?? [];
     if (traceNumber !== undefined && arrival !== undefined) {
       const again = await client.call('POST', '/sandbox/v2/deposits', { merchantId, fiat: 'MXN', amount: arrival.amount, traceNumber });
@@ -90,6 +107,8 @@ describe('kill -9 under concurrent order load', () => {
     const token = (await MerchantClient.connect(server.url, server.demo.merchantApiKey, server.demo.merchantSecretKey)).token;
     const merchantOn = (url: string): MerchantClient => new MerchantClient(url, token, server.demo.merchantApiKey);
     const beneficiaryId = (await merchantOn(server.url).ok<{ record: { id: number }[] }>('GET', '/v2/payments', { merchantId, status: 1 })).record[0].id;
+    // Orders price at a fixed USDT/MXN (no market maker runs here); some wait for review in 10.
+    await merchantOn(server.url).ok('PUT', '/sandbox/v2/prices', { from: 'USDT', to: 'MXN', price: '19.0000' });
 
     for (let round = 1; round <= ROUNDS; round++) {
       const killAfterMs = randomInt(random, KILL_AFTER_MS.min, KILL_AFTER_MS.max);
@@ -126,10 +145,25 @@ describe('kill -9 under concurrent order load', () => {
 
     // The checks above are only as strong as the load: it must have traded, and recovery must have
     // gone through a snapshot followed by a replay.
-    console.log(`in all: ${log.commands} commands acknowledged, ${log.orders.size} orders, ${log.fillCount} taker fills, ${payments.arrivals.size} arrivals, ${payments.claims.size} claims`);
+    console.log(
+      `in all: ${log.commands} commands acknowledged, ${log.orders.size} orders, ${log.fillCount} taker fills, ${payments.arrivals.size} arrivals, ${payments.claims.size} claims, ${payments.orders.size} payment orders`,
+    );
     expect(log.orders.size).toBeGreaterThan(0);
     expect(payments.arrivals.size).toBeGreaterThan(0);
     expect(payments.claims.size).toBeGreaterThan(0);
+    expect([...payments.orders.values()].filter((status) => status === 60).length).toBeGreaterThan(0);
+    // Deadlines survive restarts: an order still waiting for its pay-in expires once, then -5104.
+    let expired = 0;
+    for (const orderId of [...payments.orders.keys()].reverse()) {
+      const detail = await merchantOn(server.url).ok<{ orderStatus: number }>('GET', '/v2/order/detail', { orderId });
+      if (detail.orderStatus !== 40) continue;
+      expect((await merchantOn(server.url).ok<{ orderStatus: number; failCode: number }>('POST', `/sandbox/v2/orders/${orderId}/expire`)).failCode).toBe(-7004);
+      expect((await merchantOn(server.url).call('POST', `/sandbox/v2/orders/${orderId}/expire`)).code).toBe(-5104);
+      expired++;
+      break;
+    }
+    expect(expired).toBe(1);
+    await expectRecovered(server, traders, log, ROUNDS);
     expect(log.fillCount).toBeGreaterThan(0);
     expect(recoveriesFromSnapshot).toBeGreaterThan(0);
   }, 90_000);
