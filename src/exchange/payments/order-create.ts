@@ -4,7 +4,7 @@ import { cryptoSpec, fiatSpec, PENDING_FUND_RAIL, type RailSpec } from '../../pa
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import { BENEFICIARY_VALID, NORMAL, type Beneficiary, type Merchant } from '../../payments/model.js';
 import { fiatToFiatAmounts, offRampAmounts, onRampAmounts, USD_VALUE_ACCURACY } from '../../payments/order-amounts.js';
-import { ORDER, TERMINAL_STATUSES, type Money, type OrderLeg, type PaymentOrder } from '../../payments/orders.js';
+import { ORDER, type Money, type OrderLeg, type PaymentOrder } from '../../payments/orders.js';
 import { openAccountOf, amountOf, createRecord } from './funding-commands.js';
 import { addUsage, checkLimits, usageKey, usdCents, type LimitCharge } from './order-limits.js';
 import { clientPrice } from './order-pricing.js';
@@ -63,9 +63,9 @@ function withinOrderRange(p: PaymentsContext, fiat: string, amount: Money): void
 /** Step 11: open (non-terminal) orders of the merchant. */
 function openOrdersOf(p: PaymentsContext, merchantId: number): number {
   let count = 0;
-  for (const order of p.state.orders.values()) {
-    const owner = order.onRamp?.merchantId ?? order.merchantId;
-    if (owner === merchantId && !TERMINAL_STATUSES.has(order.status)) count++;
+  for (const orderId of p.state.openOrders) {
+    const order = p.state.orders.get(orderId);
+    if ((order?.onRamp?.merchantId ?? order?.merchantId) === merchantId) count++;
   }
   return count;
 }
@@ -284,6 +284,7 @@ export function createPaymentOrder(p: PaymentsContext, cmd: CreatePaymentOrderCo
 
   state.nextOrderId++;
   state.orders.set(order.orderId, order);
+  state.openOrders.add(order.orderId);
   if (cmd.clientId !== '') {
     let ids = state.orderClientIds.get(cmd.userId);
     if (ids === undefined) {

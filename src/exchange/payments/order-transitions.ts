@@ -227,6 +227,7 @@ export function enterStatus(p: PaymentsContext, order: PaymentOrder, status: num
   const f2f = order.kind === 'fiat_to_fiat';
   if (TERMINAL_STATUSES.has(status)) {
     order.completedTime = p.ctx.ts;
+    p.state.openOrders.delete(order.orderId);
     if (status !== ORDER.RELEASED) giveBackUsage(p.state, order);
   }
   writeOrder(p, order);

@@ -5,7 +5,7 @@ import type { Command, CommandType } from '../../core/types.js';
 import type { PostingContext } from '../../ledger/ledger.js';
 import type { PaymentsConfig } from '../../payments/config.js';
 import { formatFixed } from '../../payments/money.js';
-import type { Money, OrderLeg, PaymentOrder, Quote } from '../../payments/orders.js';
+import { TERMINAL_STATUSES, type Money, type OrderLeg, type PaymentOrder, type Quote } from '../../payments/orders.js';
 import { MODE_VALUES, type Beneficiary, type FundingRecord, type Merchant, type MerchantAccount, type SandboxModes, type TokenRecord } from '../../payments/model.js';
 import { sortedEntries, type CoreModule, type Deadline, type ModuleCheck } from '../core-module.js';
 import type { ExchangeCore } from '../exchange-core.js';
@@ -264,10 +264,10 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
 
   deadlines(): Deadline[] {
     const due: Deadline[] = [...this.state.decisions.values()];
-    for (const order of this.state.orders.values()) {
-      const deadline = order.deadline;
+    for (const orderId of this.state.openOrders) {
+      const deadline = this.state.orders.get(orderId)?.deadline;
       if (deadline === undefined) continue;
-      const command = { userId: 0, orderId: order.orderId, due: `deadline:${order.orderId}` };
+      const command = { userId: 0, orderId, due: `deadline:${orderId}` };
       due.push({ at: deadline.at, command: deadline.action === 'expire' ? { type: 'expireOrder', ...command } : { type: 'releaseOrder', ...command } });
     }
     for (const quote of this.state.quotes.values()) due.push({ at: quote.expireTime, command: { type: 'expireQuote', userId: 0, quoteId: quote.quoteId, due: `quote:${quote.quoteId}` } });
@@ -287,7 +287,9 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
       if (record.type === 'WITHDRAW') add(accountIdOf(record.merchantId), record.fiat, atoms(record.fiat, record.totalAmount, record.accuracy));
     }
     const feeAccountId = this.core.ledger.feeAccountId;
-    for (const order of this.state.orders.values()) {
+    for (const orderId of this.state.openOrders) {
+      const order = this.state.orders.get(orderId);
+      if (order === undefined) continue;
       for (const r of reservations(order, this.state.deskAccountId, feeAccountId, accountIdOf)) add(r.accountId, r.asset, atoms(r.asset, r.amount.units, r.amount.accuracy));
     }
     // The desk may trade through area A (§0): its open spot orders hold their locks too.
@@ -375,7 +377,11 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     for (const [userId, limit] of image.userLimits) s.userLimits.set(userId, limit);
     for (const [key, d] of image.decisions) s.decisions.set(key, { at: d.at, command: structuredClone(d.command) });
     s.nextOrderId = image.nextOrderId;
-    for (const o of image.orders) s.orders.set(o.orderId, orderOfImage(o));
+    for (const o of image.orders) {
+      const order = orderOfImage(o);
+      s.orders.set(order.orderId, order);
+      if (!TERMINAL_STATUSES.has(order.status)) s.openOrders.add(order.orderId);
+    }
     for (const [userId, ids] of image.orderClientIds) s.orderClientIds.set(userId, new Map(ids));
     for (const q of image.quotes) s.quotes.set(q.quoteId, { ...q, amount: moneyOf(q.amount), price: moneyOf(q.price) });
     for (const [userId, prices] of image.priceOverrides) s.priceOverrides.set(userId, new Map(prices.map(([key, units]) => [key, BigInt(units)])));

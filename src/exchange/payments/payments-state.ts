@@ -33,6 +33,8 @@ export class PaymentsState {
   readonly decisions = new Map<string, { at: number; command: Command }>();
   /** Orders by id; terminal ones stay (B33, B34 read them, §3.5 rule 3 matches their ids). */
   readonly orders = new Map<number, PaymentOrder>();
+  /** Ids of orders not yet ended: what open-order limits count and deadlines walk (derived, not imaged). */
+  readonly openOrders = new Set<number>();
   /** Order idempotency per user across kinds: clientId → orderId (§9.2). */
   readonly orderClientIds = new Map<number, Map<string, number>>();
   /** Quotes stored with `createQuoteId`, ACTIVE until used or expired (then removed). */
