@@ -56,6 +56,11 @@ export class BookSide {
     return out;
   }
 
+  /** Levels best first, lazily: a reader that stops early walks no further. */
+  *levelsBestFirst(): Generator<PriceLevel> {
+    for (let i = this.levels.length - 1; i >= 0; i--) yield this.levels[i];
+  }
+
   /** Every resting order of this side, best price first, then time priority. */
   *orders(): Generator<RestingOrder> {
     for (let i = this.levels.length - 1; i >= 0; i--) {

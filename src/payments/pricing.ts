@@ -18,6 +18,15 @@ export interface BookLevel {
   readonly qtyAtto: bigint;
 }
 
+/**
+ * The best level of a side, if any. A side is any re-iterable sequence, best first: a lazy one lets
+ * a walk read only as deep as it needs, and each reading starts again at the best level.
+ */
+function first(side: Iterable<BookLevel>): BookLevel | undefined {
+  for (const level of side) return level;
+  return undefined;
+}
+
 /** Decimals of a fiat → crypto quote shown as its inverse (§1.5, B22). */
 export const INVERSE_QUOTE_ACCURACY = 8;
 
@@ -33,7 +42,7 @@ function checkLevel(level: BookLevel): void {
  * obtained in atto, exact (the last level used may be partial: remaining ÷ price), or
  * `undefined` when the whole side cannot absorb the spend (depth short).
  */
-export function walkAsksSpending(asks: readonly BookLevel[], quoteAtto: bigint): Ratio | undefined {
+export function walkAsksSpending(asks: Iterable<BookLevel>, quoteAtto: bigint): Ratio | undefined {
   if (quoteAtto < 0n) throw new RangeError('walkAsksSpending needs a non-negative spend');
   // Costs are qty × price, atto × atto = 10^36 scale; keep the spend at that scale so no level's
   // cost is ever rounded.
@@ -59,7 +68,7 @@ export function walkAsksSpending(asks: readonly BookLevel[], quoteAtto: bigint):
  * Returns the quote obtained in atto, exact, or `undefined` when depth is short. The fiat → fiat
  * rate sells the USDT that a first walk bought, which is itself a Ratio.
  */
-export function walkBidsSellingExact(bids: readonly BookLevel[], baseAtto: Ratio): Ratio | undefined {
+export function walkBidsSellingExact(bids: Iterable<BookLevel>, baseAtto: Ratio): Ratio | undefined {
   if (baseAtto.num < 0n) throw new RangeError('walkBidsSellingExact needs a non-negative quantity');
   const { den } = baseAtto;
   // Remaining base × den, an integer; proceeds at the atto × atto scale (10^36), integers too.
@@ -81,7 +90,7 @@ export function walkBidsSellingExact(bids: readonly BookLevel[], baseAtto: Ratio
 }
 
 /** Sells exactly `baseAtto` into `bids`; the quote obtained in atto (exact), or `undefined` when depth is short. */
-export function walkBidsSelling(bids: readonly BookLevel[], baseAtto: bigint): Ratio | undefined {
+export function walkBidsSelling(bids: Iterable<BookLevel>, baseAtto: bigint): Ratio | undefined {
   return walkBidsSellingExact(bids, ratio(baseAtto));
 }
 
@@ -95,8 +104,8 @@ function hasSize(sizeAtto: bigint | undefined): sizeAtto is bigint {
 }
 
 /** Raw buy price, fiat per crypto (§4.1): `fiatAtto` ÷ crypto obtained on `asks`; no size → best ask. */
-export function rawBuyPrice(asks: readonly BookLevel[], fiatAtto?: bigint): Ratio | undefined {
-  const best = asks[0];
+export function rawBuyPrice(asks: Iterable<BookLevel>, fiatAtto?: bigint): Ratio | undefined {
+  const best = first(asks);
   if (best === undefined) return undefined;
   if (!hasSize(fiatAtto)) return ratioOfAtto(best.priceAtto);
   const cryptoAtto = walkAsksSpending(asks, fiatAtto);
@@ -106,8 +115,8 @@ export function rawBuyPrice(asks: readonly BookLevel[], fiatAtto?: bigint): Rati
 }
 
 /** Raw sell price, fiat per crypto (§4.1): fiat obtained on `bids` ÷ `cryptoAtto`; no size → best bid. */
-export function rawSellPrice(bids: readonly BookLevel[], cryptoAtto?: bigint): Ratio | undefined {
-  const best = bids[0];
+export function rawSellPrice(bids: Iterable<BookLevel>, cryptoAtto?: bigint): Ratio | undefined {
+  const best = first(bids);
   if (best === undefined) return undefined;
   if (!hasSize(cryptoAtto)) return ratioOfAtto(best.priceAtto);
   const fiatAtto = walkBidsSelling(bids, cryptoAtto);
@@ -119,9 +128,9 @@ export function rawSellPrice(bids: readonly BookLevel[], cryptoAtto?: bigint): R
  * Raw fiat A → B rate, B per A (§4.1): spend `fiatAAtto` on the asks of USDT/A → u USDT (exact),
  * sell u on the bids of USDT/B → Y; raw = Y ÷ X. No size → best bid USDT/B ÷ best ask USDT/A.
  */
-export function rawFiatRate(asksA: readonly BookLevel[], bidsB: readonly BookLevel[], fiatAAtto?: bigint): Ratio | undefined {
-  const bestAsk = asksA[0];
-  const bestBid = bidsB[0];
+export function rawFiatRate(asksA: Iterable<BookLevel>, bidsB: Iterable<BookLevel>, fiatAAtto?: bigint): Ratio | undefined {
+  const bestAsk = first(asksA);
+  const bestBid = first(bidsB);
   if (bestAsk === undefined || bestBid === undefined) return undefined;
   if (!hasSize(fiatAAtto)) return ratio(bestBid.priceAtto, bestAsk.priceAtto);
   const usdtAtto = walkAsksSpending(asksA, fiatAAtto);

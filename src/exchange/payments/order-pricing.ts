@@ -23,13 +23,16 @@ export function overrideKey(kind: OrderKindName, a: string, b: string): string {
   return kind === 'fiat_to_fiat' ? `${a}>${b}` : `${b}/${a}`;
 }
 
-/** A book side best first, as levels in atto (§4.1 walks every resting order). */
-function levels(state: SymbolState, side: 'asks' | 'bids'): BookLevel[] {
+/** A book side best first, as levels in atto, read only as deep as a walk needs (§4.1); re-iterable. */
+function levels(state: SymbolState, side: 'asks' | 'bids'): Iterable<BookLevel> {
   const { spec, book } = state;
-  return book[side].topLevels(Number.MAX_SAFE_INTEGER).map((level) => ({
-    priceAtto: BigInt(level.priceTicks) * spec.tickSizeAtto,
-    qtyAtto: BigInt(level.totalLots) * spec.stepSizeAtto,
-  }));
+  return {
+    *[Symbol.iterator]() {
+      for (const level of book[side].levelsBestFirst()) {
+        yield { priceAtto: BigInt(level.priceTicks) * spec.tickSizeAtto, qtyAtto: BigInt(level.totalLots) * spec.stepSizeAtto };
+      }
+    },
+  };
 }
 
 function tradingBook(spot: SpotModule, symbol: string): SymbolState | undefined {

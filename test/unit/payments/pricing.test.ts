@@ -259,3 +259,21 @@ describe('properties', () => {
     );
   });
 });
+
+describe('lazy book sides', () => {
+  it('when a side is a lazy re-iterable sequence, then a walk reads only the levels it needs and the best level is read afresh', () => {
+    let read = 0;
+    const levels = [19.168, 19.2, 19.3, 19.4].map((p) => ({ priceAtto: BigInt(Math.round(p * 10_000)) * 10n ** 14n, qtyAtto: 100n * 10n ** 18n }));
+    const side: Iterable<{ priceAtto: bigint; qtyAtto: bigint }> = {
+      *[Symbol.iterator]() {
+        for (const level of levels) {
+          read++;
+          yield level;
+        }
+      },
+    };
+    // 1000 MXN at 19.168 buys 52.17… USDT, within the first level of 100.
+    expect(rawBuyPrice(side, 1000n * 10n ** 18n)).toEqual(ratio(19_168n, 1000n));
+    expect(read).toBe(2);
+  });
+});
