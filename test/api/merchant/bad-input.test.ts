@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSINESS_FIELDS, onboardedMerchant, SPEI_BENEFICIARY } from '../../support/merchant-client.js';
-import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
+import { paymentsStory, type PaymentsStory, WIRE_BENEFICIARY } from '../../support/payments-story.js';
 import { rawRequest, type RawAnswer, type RawHeader } from '../../support/raw-http.js';
 
 /** §8: `msg` and HTTP status of every code a row expects (400 unless listed otherwise). */
@@ -197,19 +197,7 @@ function spei(s: Scene, fieldChanges: Readonly<Record<string, unknown>> = {}, ch
 
 /** A B25 body for a new US WIRE beneficiary (rail 83). */
 function wire(s: Scene, fieldChanges: Readonly<Record<string, string | null>> = {}): Record<string, unknown> {
-  const fieldJson: Record<string, string> = {
-    'Account Owner Type': 'Individual',
-    firstName: 'John',
-    lastName: 'Smith',
-    'Account Number': '123456789',
-    'Routing Number': '021000021',
-    'Bank Name': 'Chase',
-    'Bank Country/Region': 'US',
-    'Street Line1': '1 Main St',
-    City: 'New York',
-    State: 'NY',
-    'Postal Code': '10001',
-  };
+  const fieldJson: Record<string, string> = { ...WIRE_BENEFICIARY, 'Account Number': '123456789' };
   for (const [name, value] of Object.entries(fieldChanges)) {
     if (value === null) delete fieldJson[name];
     else fieldJson[name] = value;

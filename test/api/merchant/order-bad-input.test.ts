@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MerchantClient, onboardedMerchant, SPEI_BENEFICIARY } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
-import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
+import { paymentsStory, type PaymentsStory, WIRE_BENEFICIARY } from '../../support/payments-story.js';
 import { rawRequest, type RawAnswer, type RawHeader } from '../../support/raw-http.js';
 
 /** §8: `msg` and HTTP status of every code a row expects. */
@@ -374,19 +374,7 @@ describe('bad input of quotes and orders (area B B22–B34, §7 order actions)',
         paymentId: 83,
         country: 'United States',
         fiat: 'USD',
-        fieldJson: {
-          'Account Owner Type': 'Individual',
-          firstName: 'John',
-          lastName: 'Smith',
-          'Account Number': '123456789',
-          'Routing Number': '021000021',
-          'Bank Name': 'Chase',
-          'Bank Country/Region': 'US',
-          'Street Line1': '1 Main St',
-          City: 'New York',
-          State: 'NY',
-          'Postal Code': '10001',
-        },
+        fieldJson: { ...WIRE_BENEFICIARY, 'Account Number': '123456789' },
       })
     ).id;
     const order = { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, merchantId };

@@ -17,6 +17,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { WIRE_BENEFICIARY } from '../../support/payments-story.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoCredentials } from '../../../src/demo/demo-data.js';
 import { startServer } from '../../../src/main.js';
@@ -68,19 +69,6 @@ const DEFAULT_MONTH_LIMIT = '250000.00';
 const DEFAULT_MERCHANT_LIMITS = { dayFiatLimit: '25000.00', monthFiatLimit: '100000.00', monthCryptoLimit: '15000.00' };
 const DEFAULT_MAX_OPEN_ORDERS = 50;
 
-const WIRE_FIELDS = {
-  'Account Owner Type': 'Individual',
-  firstName: 'John',
-  lastName: 'Smith',
-  'Account Number': '123456789',
-  'Routing Number': '021000021',
-  'Bank Name': 'Chase',
-  'Bank Country/Region': 'US',
-  'Street Line1': '1 Main St',
-  City: 'New York',
-  State: 'NY',
-  'Postal Code': '10001',
-};
 
 // ---------------------------------------------------------------- scenes
 
@@ -601,7 +589,7 @@ const wire = (merchantId: number, accountNumber: string): Body => ({
   paymentId: 83,
   country: 'United States',
   fiat: 'USD',
-  fieldJson: { ...WIRE_FIELDS, 'Account Number': accountNumber },
+  fieldJson: { ...WIRE_BENEFICIARY, 'Account Number': accountNumber },
 });
 
 // ---------------------------------------------------------------- the main scene
