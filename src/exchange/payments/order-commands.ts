@@ -123,7 +123,8 @@ export function arrivalForOrder(p: PaymentsContext, merchant: Merchant, fiat: st
   if (!/^[0-9]{1,15}$/.test(reference)) return undefined;
   const order = p.state.orders.get(Number(reference));
   const payee = order?.onRamp?.merchantId ?? order?.merchantId;
-  if (order === undefined || payee !== merchant.merchantId || order.kind === 'crypto_to_fiat') return undefined;
+  // Any order of this merchant, an off-ramp included (rule 3 names no kind): money sent for it is refunded.
+  if (order === undefined || payee !== merchant.merchantId) return undefined;
   const due = order.onRamp?.amount ?? order.fiatAmount;
   const dueFiat = order.onRamp?.fiat ?? order.fiat;
   const bankRail = order.onRamp !== undefined || order.paymentId !== 70;

@@ -70,9 +70,13 @@ describe('payment orders in the core (area B §5)', () => {
     expect(order).toMatchObject({ status: 40, orderPrice: { units: 190542n }, gross: { units: 95271n }, fiatAmount: { units: 94771n } });
     expect([h.locked(accountId, 'USDT'), h.locked(desk, 'MXN')]).toEqual([atoms('50'), atoms('952.71')]);
     expect(h.verify().ok).toBe(true);
+    // Money sent with an off-ramp's id as reference is §3.5 rule 3: refunded to the pending fund.
+    const sent = await h.submit<{ result: string }>({ type: 'bankArrival', userId, merchantId, fiat: 'MXN', amount: '10.00', reference: String(orderId), traceNumber: 'X1', payerName: '', payerAccount: '', cardNo: '', taxId: '', description: '' });
+    expect(sent.result).toBe('REFUND');
+    expect(order?.hasRefund).toBe(true);
     await h.submit({ type: 'orderPayout', userId: 0, orderId, result: 'fail' });
     expect(order).toMatchObject({ status: 70, failCode: -7001, failReason: 'RECEIVING_ACCOUNT_NUMBER_INCORRECT' });
-    expect([h.locked(accountId, 'USDT'), h.locked(desk, 'MXN'), h.free(accountId, 'USDT')]).toEqual([0n, 0n, atoms('50')]);
+    expect([h.locked(accountId, 'USDT'), h.locked(desk, 'MXN'), h.free(accountId, 'USDT'), h.free(accountId, 'MXN')]).toEqual([0n, 0n, atoms('50'), atoms('10')]);
     expect(h.verify().ok).toBe(true);
   });
 
