@@ -13,6 +13,7 @@ import { AdminClient, SpotClient } from '../support/clients.js';
 import { BUSINESS_FIELDS, MerchantClient } from '../support/merchant-client.js';
 import { mayMove, TERMINAL } from '../support/order-statuses.js';
 import { PaymentAckLog, startPaymentLoad } from '../support/payment-load.js';
+import { WIRE_BENEFICIARY } from '../support/payments-story.js';
 import { parseSignedDecimal } from '../../src/core/decimal.js';
 import { FLOW_TYPES } from '../../src/core/types.js';
 import type { OrderKind } from '../../src/payments/orders.js';
@@ -60,20 +61,6 @@ const ROUND_MODES: readonly Record<string, string>[] = [
 const ACCEPT_WINDOW_MS = 1500;
 /** How long after its deadline a recovered order may still be in 30: the scheduler re-arms at start. */
 const TIMER_SLACK_MS = 1000;
-/** A US WIRE beneficiary (rail 83) that passes B25, for global payments MXN → USD. */
-const WIRE_BENEFICIARY = {
-  'Account Owner Type': 'Individual',
-  firstName: 'John',
-  lastName: 'Smith',
-  'Account Number': '000123456789',
-  'Routing Number': '021000021',
-  'Bank Name': 'Chase',
-  'Bank Country/Region': 'US',
-  'Street Line1': '1 Main St',
-  City: 'New York',
-  State: 'NY',
-  'Postal Code': '10001',
-};
 const NON_TERMINAL = [10, 11, 12, 30, 31, 40, 41, 50, 51];
 
 /** A B21 row, as far as the checks read it. */

@@ -44,7 +44,7 @@ import { formatFixed, unitsOf } from '../../src/payments/money.js';
 import type { Money, OrderKind, PaymentOrder, Quote } from '../../src/payments/orders.js';
 import { mayMove } from '../support/order-statuses.js';
 import { demoCatalogue } from '../support/core-harness.js';
-import { PaymentsCore } from '../support/payments-core.js';
+import { checkLedgerWhole, PaymentsCore } from '../support/payments-core.js';
 
 /** Ledger precision of every asset here (the demo catalogue's). */
 const PRECISION = 8;
@@ -831,16 +831,7 @@ function expectedHoldings(world: World): { desk: Map<string, bigint>; fee: Map<s
 function checkStep(world: World, step: number): void {
   const { h } = world;
   const core = h.core;
-  for (const row of core.ledger.verifyTotals()) {
-    if (row.total !== row.deposits - row.withdrawals) fail(`after step ${step}, ${row.asset}: balances ${row.total} != deposits ${row.deposits} - withdrawals ${row.withdrawals}`);
-  }
-  for (const account of core.ledger.accounts.values()) {
-    for (const [asset, balance] of account.balances) {
-      if (balance.free < 0n || balance.locked < 0n) fail(`after step ${step}, account ${account.accountId} holds ${balance.free}/${balance.locked} atoms of ${asset}`);
-    }
-  }
-  const broken = core.moduleChecks().filter((c) => !c.ok);
-  if (broken.length > 0) fail(`after step ${step}, module checks failed: ${JSON.stringify(broken)}`);
+  checkLedgerWhole(h, step);
   const report = verifyLedger(core, h.store, h.now);
   if (!report.ok) fail(`after step ${step}, verify failed: ${JSON.stringify(report.details.filter((d) => d.mismatch !== undefined))}`);
   // Orders move only along §5.2–§5.4.

@@ -33,7 +33,7 @@ import { PENDING_FUND_RAIL } from '../../src/payments/config.js';
 import { ownAccountKey } from '../../src/payments/instructions.js';
 import { unitsOf } from '../../src/payments/money.js';
 import { AUTHENTICATING, BENEFICIARY_REVIEWING, BENEFICIARY_VALID, FUNDING_COMPLETED, FUNDING_PENDING, INCOMPLETE, NORMAL, type Merchant } from '../../src/payments/model.js';
-import { PaymentsCore } from '../support/payments-core.js';
+import { checkLedgerWhole, PaymentsCore } from '../support/payments-core.js';
 
 const FIATS = ['MXN', 'USD', 'EUR'] as const;
 /** The payout rails of the default configuration, one per fiat. */
@@ -563,16 +563,7 @@ function touchesMerchant(world: World, command: Command): boolean {
 function checkStep(world: World, step: number): void {
   const { h } = world;
   const core = h.core;
-  for (const row of core.ledger.verifyTotals()) {
-    if (row.total !== row.deposits - row.withdrawals) fail(`after step ${step}, ${row.asset}: balances ${row.total} != deposits ${row.deposits} - withdrawals ${row.withdrawals}`);
-  }
-  for (const account of core.ledger.accounts.values()) {
-    for (const [asset, balance] of account.balances) {
-      if (balance.free < 0n || balance.locked < 0n) fail(`after step ${step}, account ${account.accountId} holds ${balance.free}/${balance.locked} atoms of ${asset}`);
-    }
-  }
-  const broken = core.moduleChecks().filter((c) => !c.ok);
-  if (broken.length > 0) fail(`after step ${step}, module checks failed: ${JSON.stringify(broken)}`);
+  checkLedgerWhole(h, step);
   // The same invariant, counted here rather than by the module: fiat of M is locked by pending WITHDRAW records only, crypto never.
   const reserved = new Map<string, bigint>();
   for (const record of core.payments.state.pendingFunding.values()) {

@@ -91,3 +91,21 @@ export class PaymentsCore {
     return stateHash(recover(this.store, { ignoreSnapshots: true }).core);
   }
 }
+
+/**
+ * What every step of a property run must leave: per asset, balances equal deposits minus
+ * withdrawals; no balance negative; every module invariant (locks = reservations) holds.
+ */
+export function checkLedgerWhole(h: PaymentsCore, step: number): void {
+  const core = h.core;
+  for (const row of core.ledger.verifyTotals()) {
+    if (row.total !== row.deposits - row.withdrawals) throw new Error(`after step ${step}, ${row.asset}: balances ${row.total} != deposits ${row.deposits} - withdrawals ${row.withdrawals}`);
+  }
+  for (const account of core.ledger.accounts.values()) {
+    for (const [asset, balance] of account.balances) {
+      if (balance.free < 0n || balance.locked < 0n) throw new Error(`after step ${step}, account ${account.accountId} holds ${balance.free}/${balance.locked} atoms of ${asset}`);
+    }
+  }
+  const broken = core.moduleChecks().filter((c) => !c.ok);
+  if (broken.length > 0) throw new Error(`after step ${step}, module checks failed: ${JSON.stringify(broken)}`);
+}
