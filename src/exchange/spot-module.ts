@@ -1,5 +1,5 @@
 import { BourseError, reject } from '../core/errors.js';
-import type { AddSymbolCommand, Command, CommandType, OrderStatus, OrderType, SetSymbolStatusCommand, Side, SymbolStatus, TimeInForce } from '../core/types.js';
+import type { AddSymbolCommand, Command, CommandType, SetSymbolStatusCommand, SymbolStatus } from '../core/types.js';
 import { OrderBook } from '../engine/order-book.js';
 import { buildSymbolSpec, type SymbolSpec } from '../engine/symbol-spec.js';
 import type { PostingContext } from '../ledger/ledger.js';
@@ -29,24 +29,8 @@ export interface SpotImage {
     bids: number[];
     asks: number[];
   }[];
-  orders: {
-    orderId: number;
-    accountId: number;
-    symbol: string;
-    clientOrderId: string;
-    side: Side;
-    type: OrderType;
-    timeInForce: TimeInForce;
-    priceTicks: number;
-    origLots: number;
-    quoteAmountAtoms: string;
-    executedLots: number;
-    cumQuoteAtoms: string;
-    lockedAtoms: string;
-    status: OrderStatus;
-    time: number;
-    updateTime: number;
-  }[];
+  /** Live orders as they are, their atom amounts as decimal text (JSON has no bigint). */
+  orders: (Omit<LiveOrder, 'quoteAmountAtoms' | 'cumQuoteAtoms' | 'lockedAtoms'> & { quoteAmountAtoms: string; cumQuoteAtoms: string; lockedAtoms: string })[];
   clientOrderIds: ClientOrderIdsImage;
 }
 
