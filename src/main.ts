@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { resolveAdminToken } from './admin-token.js';
 import { resolveWebhookKey } from './webhooks/webhook-key.js';
+import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
+import { WebhookSender } from './webhooks/sender.js';
 import { buildApp } from './api/app.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
@@ -32,6 +34,10 @@ export interface RunningServer {
   exchange: Exchange;
   /** Submits due time-driven transitions; tests that move the clock call `fireDue()` instead of waiting. */
   deadlines: DeadlineScheduler;
+  /** Sends webhook events (area B §6.4); tests that move the clock call `pump()` instead of waiting. */
+  webhooks: WebhookDeliveryWorker;
+  /** §6.3 `publicKey`: base64 DER SPKI of the deployment's webhook key. */
+  webhookPublicKey: string;
   /** Stops accepting, finishes what was acknowledged, snapshots and closes (SIGTERM does this). */
   close(): Promise<void>;
 }
@@ -93,6 +99,20 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       clock,
       onRefused: (command, error) => logger.debug({ command: command.type, err: error }, 'a due command was refused'),
     });
+    // Made on first start so that receivers can be configured before the first webhook is sent.
+    const webhookKey = resolveWebhookKey(config.dataDir);
+    logger.info({ generated: webhookKey.generated, publicKeySha256: createHash('sha256').update(webhookKey.publicKeyBase64).digest('hex') }, 'webhook signing key ready');
+    const sender = new WebhookSender(core.payments.config.webhook.maxInFlightPerUrl);
+    const webhooks = new WebhookDeliveryWorker({
+      core,
+      history: host.history,
+      submit: (command) => exchange.submit(command),
+      send: (request) => sender.send(request),
+      privateKey: webhookKey.privateKey,
+      sandbox: config.sandbox,
+      clock,
+      onError: (error) => logger.warn({ err: error }, 'a webhook attempt could not be recorded'),
+    });
     subscribers.add(
       metrics,
       { onCommit: (info) => market.onTrades(info.rows.trades) },
@@ -100,12 +120,10 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       marketStreams,
       userStreams,
       deadlines,
+      webhooks,
     );
     const secretBox = openSecretBox(config.dataDir);
     const admin = resolveAdminToken(config.dataDir, config.adminToken);
-    // Made on first start so that receivers can be configured before the first webhook is sent.
-    const webhookKey = resolveWebhookKey(config.dataDir);
-    logger.info({ generated: webhookKey.generated, publicKeySha256: createHash('sha256').update(webhookKey.publicKeyBase64).digest('hex') }, 'webhook signing key ready');
     if (admin.generated && config.logLevel !== 'silent') {
       process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
     }
@@ -120,6 +138,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     }
 
     deadlines.start();
+    webhooks.start();
     let accepting = true;
     // Known once the server listens; area B's links are built on requests, which come after that.
     let url = '';
@@ -137,6 +156,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       sandbox: config.sandbox,
       publicBaseUrl: () => url,
       dataDir: config.dataDir,
+      webhookPublicKey: webhookKey.publicKeyBase64,
     });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -168,17 +188,20 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
         // First, while the server still answers its last requests.
         await marketMaker?.stop();
         deadlines.stop();
+        webhooks.stop();
         accepting = false;
         listenKeys.stop();
         await userStreams.close();
         await marketStreams.close();
         await app.close();
+        // In-flight attempts are dropped: after a restart they are made again (§6.4).
+        sender.close();
         await host.close();
         logger.info('Bourse stopped');
       })();
       return closing;
     };
-    return { url, port, config, app, exchange, deadlines, close };
+    return { url, port, config, app, exchange, deadlines, webhooks, webhookPublicKey: webhookKey.publicKeyBase64, close };
   } catch (error) {
     // A start that fails after recovery (seeding, listening) must not leave the core's writer running.
     await host.close().catch(() => undefined);

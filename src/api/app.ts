@@ -39,6 +39,8 @@ export interface AppDeps {
   publicBaseUrl: () => string;
   /** `BOURSE_DATA`: B35 keeps uploads under `<dataDir>/uploads` (without it B35 stores nothing). */
   dataDir?: string;
+  /** Area B §6.3: the webhook public key B36–B38 show. */
+  webhookPublicKey?: string;
 }
 
 /** The HTTP server: area A, area B and operator routes from the registry, health and metrics. */
@@ -96,8 +98,9 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     sandbox: deps.sandbox,
     publicBaseUrl: deps.publicBaseUrl,
     dataDir: deps.dataDir,
+    webhookPublicKey: deps.webhookPublicKey,
   });
-  const adminEndpoints = operatorEndpoints({ exchange: deps.exchange, auth, secretBox: deps.secretBox });
+  const adminEndpoints = operatorEndpoints({ exchange: deps.exchange, auth, secretBox: deps.secretBox, webhookPublicKey: deps.webhookPublicKey });
   const openApi = JSON.stringify(openApiDocument(endpoints));
   const merchantOpenApi = JSON.stringify(merchantOpenApiDocument(merchantEndpoints));
   const operatorOpenApi = JSON.stringify(operatorOpenApiDocument(adminEndpoints));

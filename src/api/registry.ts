@@ -1,9 +1,11 @@
+import { webhookOperatorEndpoints } from './admin/webhook-endpoints.js';
 import { adminEndpoints, type OperatorDeps } from './admin/admin-routes.js';
 import type { OperatorEndpoint } from './admin/operator-endpoint.js';
 import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
 import { baseEndpoints } from './merchant/base.js';
 import { beneficiaryEndpoints } from './merchant/beneficiaries.js';
+import { webhookEndpoints } from './merchant/webhooks.js';
 import { invoiceEndpoints } from './merchant/invoice.js';
 import { merchantEndpoints } from './merchant/merchants.js';
 import { orderEndpoints as paymentOrderEndpoints } from './merchant/orders.js';
@@ -37,7 +39,7 @@ export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys):
  * entries; a new endpoint list is appended here.
  */
 export function areaBEndpoints(): MerchantEndpoint[] {
-  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...paymentOrderEndpoints(), ...invoiceEndpoints(), ...sandboxEndpoints()];
+  return [...tokenEndpoints(), ...baseEndpoints(), ...userAssetEndpoints(), ...merchantEndpoints(), ...pendingFundEndpoints(), ...beneficiaryEndpoints(), ...paymentOrderEndpoints(), ...invoiceEndpoints(), ...webhookEndpoints(), ...sandboxEndpoints()];
 }
 
 /**
@@ -46,5 +48,5 @@ export function areaBEndpoints(): MerchantEndpoint[] {
  * (`/openapi-admin.json`) come from these entries.
  */
 export function operatorEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
-  return adminEndpoints(deps);
+  return [...adminEndpoints(deps), ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? '')];
 }

@@ -6,6 +6,7 @@
  */
 
 import type { PaymentCommand } from './payment-commands.js';
+import type { WebhookCommand } from './webhook-commands.js';
 
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
@@ -239,7 +240,8 @@ export type Command =
   | CancelOrderCommand
   | CancelOrdersCommand
   | SetTradingConfigCommand
-  | PaymentCommand;
+  | PaymentCommand
+  | WebhookCommand;
 
 export type CommandType = Command['type'];
 
@@ -365,10 +367,10 @@ export type CoreEvent = OrderEvent | BalanceEvent;
  * A row of a table a module owns (area B's funding records, …): upserted on the table's first
  * column, so an object's last state in a batch wins. Columns hold text or integers, never a float.
  */
-export interface ModuleRow {
-  table: string;
-  values: Readonly<Record<string, string | number>>;
-}
+export type ModuleRow =
+  | { table: string; values: Readonly<Record<string, string | number>> }
+  /** Deletes the rows whose `column` is positive and at most `upTo` (history past its retention). */
+  | { table: string; purge: { column: string; upTo: number } };
 
 /**
  * Rows derived from the commands of one batch, written in the same transaction; `events` are not

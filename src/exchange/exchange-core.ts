@@ -9,6 +9,7 @@ import { FundsModule } from './funds-module.js';
 import { placeOrder } from './order-commands.js';
 import { PaymentsModule } from './payments/payments-module.js';
 import { SpotModule } from './spot-module.js';
+import { WebhooksModule } from './webhooks/webhooks-module.js';
 
 export type RowRecording = 'all' | 'fanout' | 'none';
 
@@ -24,8 +25,9 @@ export class ExchangeCore {
   readonly spot = new SpotModule(this);
   readonly funds = new FundsModule(this);
   readonly payments = new PaymentsModule(this);
+  readonly webhooks = new WebhooksModule(this);
   /** In restore order: a module may refer to what an earlier one holds. */
-  readonly modules: readonly CoreModule[] = [this.catalogue, this.spot, this.funds, this.payments];
+  readonly modules: readonly CoreModule[] = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks];
   private readonly moduleOf: ReadonlyMap<CommandType, CoreModule>;
   /** Sequence number of the last applied command. */
   lastSeq = 0;

@@ -139,6 +139,61 @@ export interface PaymentOrderQuery {
   limit: number;
 }
 
+export interface WebhookRow {
+  webhookId: string;
+  userId: number;
+  eventType: string;
+  url: string;
+  status: number;
+  createTime: number;
+  updateTime: number;
+}
+
+export interface WebhookDeliveryRow {
+  attempt: number;
+  time: number;
+  url: string;
+  httpStatus: number;
+  durationMs: number;
+  result: string;
+  error: string;
+}
+
+/** An outbox event as stored, with its last attempts (newest first). Times are 0 when unset. */
+export interface WebhookEventRow {
+  eventId: string;
+  webhookId: string;
+  userId: number;
+  eventType: string;
+  objectId: string;
+  objectStatus: string;
+  status: string;
+  attempts: number;
+  nextAttemptTime: number;
+  createTime: number;
+  eventNo: number;
+  deliveredTime: number;
+  payload: string;
+  deliveries: WebhookDeliveryRow[];
+}
+
+/** B40 (one user) and the operator's history (`userId` absent: every user). */
+export interface WebhookEventQuery {
+  userId?: number;
+  webhookId?: string;
+  eventType?: string;
+  status?: string;
+  objectId?: string;
+  startTime?: number;
+  endTime?: number;
+  /** Only events made after this one (`eventNo`), for following the history as it grows. */
+  afterEventNo?: number;
+  /** Oldest first instead of newest first. */
+  oldestFirst?: boolean;
+  offset: number;
+  limit: number;
+}
+
 export interface Store {
   /** Sequence number of the last journaled command; 0 when the journal is empty. */
   lastSeq(): number;
@@ -183,6 +238,13 @@ export interface Store {
   listPaymentOrders(query: PaymentOrderQuery): { total: number; rows: Record<string, unknown>[] };
   /** B33: the order's object, if it is the user's. */
   getPaymentOrder(userId: number, orderId: number): Record<string, unknown> | undefined;
+  /** B37: the user's webhooks in these statuses, newest first. */
+  listWebhooks(userId: number, statuses: readonly number[]): WebhookRow[];
+  /** B40: one page of events with their last attempts, and how many match in all. */
+  listWebhookEvents(query: WebhookEventQuery): { total: number; rows: WebhookEventRow[] };
+  getWebhookEvent(eventId: string): WebhookEventRow | undefined;
+  /** The exact body a delivery sends. */
+  webhookPayload(eventId: string): string | undefined;
   /** Sum of every flow's `change` per account and asset, ordered by account then asset. */
   flowSums(): FlowSum[];
 

@@ -19,6 +19,8 @@ export interface OperatorDeps {
   exchange: Exchange;
   auth: Authenticator;
   secretBox: SecretBox;
+  /** Area B §6.3, for the webhook debugger; "" in apps built without the key. */
+  webhookPublicKey?: string;
 }
 
 const RATE_LIMIT_KEYS = ['requestWeightPerMinute', 'ordersPerSecond', 'ordersPerDay', 'banStrikes', 'banBaseMs', 'banMaxMs', 'listenKeyTtlMs'] as const;

@@ -33,6 +33,8 @@ export interface MerchantContext {
    * without a data directory (some tests), where B35 refuses to store anything.
    */
   dataDir?: string;
+  /** §6.3: the deployment's webhook public key, base64 DER SPKI, shown by B36–B38. */
+  webhookPublicKey: string;
 }
 
 export interface MerchantEndpoint {

@@ -47,6 +47,8 @@ export interface MerchantRouteDeps {
   publicBaseUrl: () => string;
   /** `BOURSE_DATA`, where B35 keeps uploads; optional so that apps built without one (tests) need not invent it. */
   dataDir?: string;
+  /** §6.3 `publicKey`; "" in apps built without the key (tests that register no webhook). */
+  webhookPublicKey?: string;
 }
 
 function mediaType(contentType: string | undefined): string {
@@ -93,6 +95,7 @@ export function registerMerchantRoutes(app: FastifyInstance, endpoints: readonly
           sandbox: deps.sandbox,
           publicBaseUrl: linkBase(deps.exchange, deps.publicBaseUrl),
           dataDir: deps.dataDir,
+          webhookPublicKey: deps.webhookPublicKey ?? '',
         };
         return sendEnvelope(reply, await endpoint.handler(ctx), headers);
       } catch (error) {

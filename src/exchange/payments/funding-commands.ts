@@ -1,3 +1,4 @@
+import { fundingPayload } from '../../payments/webhooks.js';
 import { refuse } from '../../core/payment-errors.js';
 import type { BankArrivalCommand, ClaimFundsCommand, SettleFundingCommand, TransferFundsCommand } from '../../core/payment-commands.js';
 import { railOfFiat, PENDING_FUND_RAIL } from '../../payments/config.js';
@@ -55,7 +56,9 @@ export function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omi
   return record;
 }
 
+/** Every write of a record is its creation or a status change: each is one FUNDING_WEBHOOK event (§6.1). */
 export function writeRecord(p: PaymentsContext, r: FundingRecord): void {
+  p.core.webhooks.record(p.ctx, r.userId, 'FUNDING_WEBHOOK', String(r.txId), String(r.status), () => fundingPayload(r));
   if (!p.ctx.recordRows) return;
   p.ctx.rows.moduleRows.push({
     table: FUNDING_TABLE,

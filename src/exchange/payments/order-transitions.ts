@@ -1,3 +1,4 @@
+import { orderEventType, orderPayload } from '../../payments/webhooks.js';
 import { refuse } from '../../core/payment-errors.js';
 import type { FlowTypeName } from '../../core/types.js';
 import type { Account } from '../../ledger/account.js';
@@ -216,7 +217,7 @@ function orderKey(order: PaymentOrder, what: string): string {
 /**
  * Moves the order into `status` and does what entering it means (§5.2–§5.4): deadlines, the
  * simulator's decisions (as follow-ups), settlements that happen at once. Every status passed is
- * written (one row state each; webhooks of part 3 will follow the same path).
+ * written and is one webhook event (§6.1), creation's first status included.
  */
 export function enterStatus(p: PaymentsContext, order: PaymentOrder, status: number): void {
   order.status = status;
@@ -231,6 +232,7 @@ export function enterStatus(p: PaymentsContext, order: PaymentOrder, status: num
     if (status !== ORDER.RELEASED) giveBackUsage(p.state, order);
   }
   writeOrder(p, order);
+  p.core.webhooks.record(p.ctx, order.userId, orderEventType(order), String(order.orderId), String(status), () => orderPayload(order));
   switch (status) {
     case ORDER.REVIEW:
     case ORDER.RFI_UPLOADED: {

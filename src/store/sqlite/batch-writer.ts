@@ -94,12 +94,22 @@ export function prepareBatchWrite(db: Database.Database): BatchWrite {
 
 /**
  * Upserts of the modules' own tables, one statement per table and column list, prepared when
- * first met (a module's rows of one table always carry the same columns).
+ * first met; an update may carry only the columns it changes (the table gives the rest defaults).
  */
 function prepareModuleRowsWrite(db: Database.Database): (rows: readonly ModuleRow[]) => void {
   const statements = new Map<string, Database.Statement<SqlValue[]>>();
   return (rows) => {
     for (const row of rows) {
+      if ('purge' in row) {
+        const signature = `purge ${row.table}(${row.purge.column})`;
+        let purge = statements.get(signature);
+        if (purge === undefined) {
+          purge = db.prepare<SqlValue[]>(`DELETE FROM ${row.table} WHERE ${row.purge.column} > 0 AND ${row.purge.column} <= ?`);
+          statements.set(signature, purge);
+        }
+        purge.run(row.purge.upTo);
+        continue;
+      }
       const columns = Object.keys(row.values);
       const signature = `${row.table}(${columns.join(',')})`;
       let statement = statements.get(signature);

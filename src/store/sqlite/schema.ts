@@ -168,6 +168,64 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_orders_by_user ON payment_orders (user_id, create_time, order_id);
     `,
   },
+  {
+    version: 5,
+    name: 'area B webhooks and their outbox',
+    // Updates of an event carry only what changed: every column has a default, so the upsert's
+    // insert half is valid with any subset of columns.
+    sql: `
+      CREATE TABLE webhooks (
+        webhook_id TEXT PRIMARY KEY,
+        user_id INTEGER NOT NULL DEFAULT 0,
+        event_type TEXT NOT NULL DEFAULT '',
+        url TEXT NOT NULL DEFAULT '',
+        status INTEGER NOT NULL DEFAULT 0,
+        create_time INTEGER NOT NULL DEFAULT 0,
+        update_time INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX webhooks_by_user ON webhooks (user_id, create_time);
+      CREATE TABLE webhook_events (
+        event_id TEXT PRIMARY KEY,
+        webhook_id TEXT NOT NULL DEFAULT '',
+        user_id INTEGER NOT NULL DEFAULT 0,
+        event_type TEXT NOT NULL DEFAULT '',
+        object_id TEXT NOT NULL DEFAULT '',
+        object_status TEXT NOT NULL DEFAULT '',
+        -- PENDING, DELIVERED or FAILED
+        status TEXT NOT NULL DEFAULT 'PENDING',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        -- 0: none planned (ended, or paused by a disabled webhook until its next attempt is set)
+        next_attempt_time INTEGER NOT NULL DEFAULT 0,
+        create_time INTEGER NOT NULL DEFAULT 0,
+        -- create order within the deployment: ties of create_time sort by it
+        event_no INTEGER NOT NULL DEFAULT 0,
+        delivered_time INTEGER NOT NULL DEFAULT 0,
+        -- end time + retention while ended; 0 while pending
+        purge_after INTEGER NOT NULL DEFAULT 0,
+        -- the exact body sent on every attempt
+        payload TEXT NOT NULL DEFAULT ''
+      ) STRICT;
+      CREATE INDEX webhook_events_by_user ON webhook_events (user_id, create_time, event_no);
+      CREATE INDEX webhook_events_by_purge ON webhook_events (purge_after) WHERE purge_after > 0;
+      CREATE TABLE webhook_deliveries (
+        -- '<eventId>:<attempt>'
+        delivery_key TEXT PRIMARY KEY,
+        event_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        time INTEGER NOT NULL,
+        url TEXT NOT NULL,
+        http_status INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        error TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id, time);
+      CREATE TRIGGER webhook_events_purged AFTER DELETE ON webhook_events
+      BEGIN
+        DELETE FROM webhook_deliveries WHERE event_id = old.event_id;
+      END;
+    `,
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

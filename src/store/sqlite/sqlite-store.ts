@@ -17,10 +17,14 @@ import type {
   Store,
   TradeQuery,
   WithdrawalKey,
+  WebhookEventQuery,
+  WebhookEventRow,
+  WebhookRow,
 } from '../store.js';
 import { prepareBatchWrite, type BatchWrite } from './batch-writer.js';
 import { prepareJournalRead, type JournalRead } from './journal-reader.js';
 import { PaymentsReadModel } from './payments-queries.js';
+import { WebhooksReadModel } from './webhook-queries.js';
 import { ReadModel } from './queries.js';
 import { migrate } from './schema.js';
 import { prepareSnapshotTable, type SnapshotTable } from './snapshots.js';
@@ -58,6 +62,7 @@ export class SqliteStore implements Store {
   private readonly snapshots: SnapshotTable;
   private readonly readModel: ReadModel;
   private readonly payments: PaymentsReadModel;
+  private readonly webhooks: WebhooksReadModel;
   private committedSeq: number;
   private committedTs: number;
 
@@ -67,6 +72,7 @@ export class SqliteStore implements Store {
     this.snapshots = prepareSnapshotTable(db);
     this.readModel = new ReadModel(db);
     this.payments = new PaymentsReadModel(db);
+    this.webhooks = new WebhooksReadModel(db);
     const end = db
       .prepare<[], { seq: number; ts: number }>('SELECT seq, ts FROM journal ORDER BY seq DESC LIMIT 1')
       .get();
@@ -174,6 +180,22 @@ export class SqliteStore implements Store {
 
   getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined {
     return this.readModel.getWithdrawal(accountId, key);
+  }
+
+  listWebhooks(userId: number, statuses: readonly number[]): WebhookRow[] {
+    return this.webhooks.listWebhooks(userId, statuses);
+  }
+
+  listWebhookEvents(query: WebhookEventQuery): { total: number; rows: WebhookEventRow[] } {
+    return this.webhooks.listWebhookEvents(query);
+  }
+
+  getWebhookEvent(eventId: string): WebhookEventRow | undefined {
+    return this.webhooks.getWebhookEvent(eventId);
+  }
+
+  webhookPayload(eventId: string): string | undefined {
+    return this.webhooks.webhookPayload(eventId);
   }
 
   flowSums(): FlowSum[] {

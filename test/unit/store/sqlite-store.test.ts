@@ -337,6 +337,7 @@ describe('SqliteStore on a file', () => {
         { version: 2, name: 'drop orders_by_client_id' },
         { version: 3, name: 'area B funding records' },
         { version: 4, name: 'area B payment orders' },
+        { version: 5, name: 'area B webhooks and their outbox' },
       ]);
     } finally {
       reader.close();
@@ -351,7 +352,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (4)',
+      'database schema version 99 is newer than this server knows (5)',
     );
   });
 });

@@ -1,0 +1,79 @@
+import { BourseError } from '../../core/errors.js';
+import { PaymentError } from '../../core/payment-errors.js';
+import type { Exchange } from '../../exchange/exchange.js';
+import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../payments/webhooks.js';
+import { resendEvent, webhookEventView } from '../merchant/webhooks.js';
+import type { OperatorEndpoint } from './operator-endpoint.js';
+
+const MAX_EVENTS = 1000;
+
+function queryInt(query: Record<string, string | undefined>, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = query[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^[0-9]{1,15}$/.test(text) || Number(text) > max) throw new BourseError('INVALID_PARAM_VALUE', [name]);
+  return Number(text);
+}
+
+function queryEnum<T extends string>(query: Record<string, string | undefined>, name: string, values: readonly T[]): T | undefined {
+  const text = query[name];
+  if (text === undefined || text === '') return undefined;
+  const found = values.find((v) => v === text);
+  if (found === undefined) throw new BourseError('INVALID_PARAM_VALUE', [name]);
+  return found;
+}
+
+/**
+ * The operator's webhook debugger routes (`bourse webhooks events|resend|receive`): every user's
+ * deliveries, a resend of any event, and the deployment's public key.
+ */
+export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string): OperatorEndpoint[] {
+  return [
+    {
+      id: 'O20',
+      summary: "Webhook events and their attempts, every user's (area B §6)",
+      method: 'GET',
+      path: '/webhooks/events',
+      query: [
+        { name: 'userId', type: 'INT' },
+        { name: 'webhookId', type: 'STRING' },
+        { name: 'eventType', type: 'ENUM', values: WEBHOOK_EVENT_TYPES },
+        { name: 'status', type: 'ENUM', values: EVENT_STATUSES },
+        { name: 'objectId', type: 'STRING' },
+        { name: 'afterEventNo', type: 'INT', description: 'only events made after this one, oldest first (for following the history)' },
+        { name: 'limit', type: 'INT', description: `default 100, at most ${MAX_EVENTS}` },
+      ],
+      handler: ({ query }) => {
+        const userId = queryInt(query, 'userId', 0);
+        const afterEventNo = query.afterEventNo === undefined ? undefined : queryInt(query, 'afterEventNo', 0);
+        const { total, rows } = exchange.history.listWebhookEvents({
+          userId: userId === 0 ? undefined : userId,
+          webhookId: query.webhookId,
+          eventType: queryEnum(query, 'eventType', WEBHOOK_EVENT_TYPES),
+          status: queryEnum(query, 'status', EVENT_STATUSES),
+          objectId: query.objectId,
+          afterEventNo,
+          oldestFirst: afterEventNo !== undefined,
+          offset: 0,
+          limit: queryInt(query, 'limit', 100, MAX_EVENTS) || 100,
+        });
+        return { total, events: rows.map((row) => ({ ...webhookEventView(row), userId: String(row.userId), eventNo: row.eventNo })) };
+      },
+    },
+    {
+      id: 'O21',
+      summary: 'Resend one webhook event now (as B41, for any user)',
+      method: 'POST',
+      path: '/webhooks/events/:eventId/resend',
+      handler: async ({ params }) => {
+        try {
+          return await resendEvent({ exchange }, 0, params.eventId ?? '');
+        } catch (error) {
+          if (!(error instanceof PaymentError)) throw error;
+          if (error.code === -5103) throw new BourseError('NOT_FOUND', [`Webhook event ${params.eventId ?? ''} (or its webhook)`]);
+          throw new BourseError('INVALID_PARAM_VALUE', ['eventId (its webhook is disabled)']);
+        }
+      },
+    },
+    { id: 'O22', summary: "The deployment's webhook public key (base64 DER SPKI, §6.3)", method: 'GET', path: '/webhooks/public-key', handler: () => ({ publicKey }) },
+  ];
+}

@@ -1,0 +1,13 @@
+import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+
+/** §6.3: RSASSA-PKCS1-v1_5 with SHA-256 over the exact body bytes, as lowercase hex. */
+export function signBody(privateKey: KeyObject, body: Buffer): string {
+  return sign('sha256', body, privateKey).toString('hex');
+}
+
+/** What a receiver does (§6.3): verifies the raw bytes against the published base64 DER key. */
+export function verifyBody(publicKeyBase64: string, body: Buffer, signatureHex: string): boolean {
+  if (!/^[0-9a-f]+$/.test(signatureHex)) return false;
+  const key = createPublicKey({ key: Buffer.from(publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
+  return verify('sha256', body, key, Buffer.from(signatureHex, 'hex'));
+}
