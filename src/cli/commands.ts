@@ -3,6 +3,7 @@ import { adminPath, type AdminClient, type CliEnv, type HttpMethod } from './cli
 import { configPatch } from './config-values.js';
 import { usageError } from './errors.js';
 import { formatJsonLine, formatReadable, formatVerify, isLedgerOk } from './format.js';
+import { addWebhookCommands } from './webhooks.js';
 
 export interface OutputStream {
   write(text: string): unknown;
@@ -20,6 +21,8 @@ export interface CommandContext {
   client(): Promise<AdminClient>;
   startServer(): Promise<unknown>;
   setExitCode(code: number): void;
+  /** Aborted by Ctrl-C (or a test): ends the commands that run until stopped (`webhooks receive`, `--follow`). */
+  readonly stop: AbortSignal;
 }
 
 type Body = Record<string, unknown>;
@@ -232,6 +235,8 @@ export function buildProgram(ctx: CommandContext): Command {
     request,
     ctx,
   );
+
+  addWebhookCommands(program, ctx, asJson);
 
   program
     .command('verify')

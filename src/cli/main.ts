@@ -1,5 +1,17 @@
 #!/usr/bin/env node
-import { runCli } from './run.js';
+import { runCli, serverDeps } from './run.js';
 
 // exitCode rather than process.exit(): stdout is flushed, and `serve` keeps running.
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+// Ctrl-C ends the webhook debugger's long-running commands cleanly (a second one exits at once);
+// other commands keep Node's default, and `serve` installs its own handlers.
+const stop = new AbortController();
+const argv = process.argv.slice(2);
+if (argv.includes('webhooks')) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stop.signal.aborted) process.exit(130);
+      stop.abort();
+    });
+  }
+}
+process.exitCode = await runCli(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env }, { ...serverDeps, stop: stop.signal });

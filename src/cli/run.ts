@@ -7,9 +7,11 @@ export type { CliIo } from './commands.js';
 
 export interface CliDeps {
   startServer(): Promise<unknown>;
+  /** Ends long-running commands; without it they run until the process is stopped. */
+  stop?: AbortSignal;
 }
 
-const serverDeps: CliDeps = {
+export const serverDeps: CliDeps = {
   // Imported on demand: client commands should not load the whole server.
   startServer: async () => (await import('../main.js')).startServer(),
 };
@@ -22,6 +24,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps =
     io,
     client: async () => (client ??= createAdminClient({ baseUrl: adminBaseUrl(io.env), token: await readAdminToken(io.env) })),
     startServer: () => deps.startServer(),
+    stop: deps.stop ?? new AbortController().signal,
     setExitCode: (code) => {
       exitCode = code;
     },

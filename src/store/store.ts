@@ -173,6 +173,8 @@ export interface WebhookEventRow {
   createTime: number;
   eventNo: number;
   deliveredTime: number;
+  /** Time of the event's last change. */
+  updateTime: number;
   payload: string;
   deliveries: WebhookDeliveryRow[];
 }
@@ -186,10 +188,8 @@ export interface WebhookEventQuery {
   objectId?: string;
   startTime?: number;
   endTime?: number;
-  /** Only events made after this one (`eventNo`), for following the history as it grows. */
-  afterEventNo?: number;
-  /** Oldest first instead of newest first. */
-  oldestFirst?: boolean;
+  /** Only events changed at or after this time (ms), least recently changed first: for following the history. */
+  changedSince?: number;
   offset: number;
   limit: number;
 }

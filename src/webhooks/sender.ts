@@ -66,29 +66,24 @@ export class WebhookSender {
 
   send(request: DeliveryRequest): Promise<DeliveryOutcome> {
     const started = performance.now();
-    const elapsed = (): number => Math.round(performance.now() - started);
+    const outcome = (httpStatus: number, error: string): DeliveryOutcome => ({ httpStatus, durationMs: Math.round(performance.now() - started), error });
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.resolve(outcome(0, 'connection error'));
+    }
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    if (request.blockPrivateTargets && isIP(hostname) !== 0 && isBlockedAddress(hostname)) return Promise.resolve(outcome(0, 'blocked target'));
+    const secure = url.protocol === 'https:';
     return new Promise((resolve) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
       const finish = (httpStatus: number, error: string): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ httpStatus, durationMs: elapsed(), error });
+        resolve(outcome(httpStatus, error));
       };
-      let url: URL;
-      try {
-        url = new URL(request.url);
-      } catch {
-        return finish(0, 'connection error');
-      }
-      const hostname = url.hostname.replace(/^\[|\]$/g, '');
-      if (request.blockPrivateTargets && isIP(hostname) !== 0 && isBlockedAddress(hostname)) return finish(0, 'blocked target');
-      const secure = url.protocol === 'https:';
-      timer = setTimeout(() => {
-        req.destroy();
-        finish(0, 'timeout');
-      }, request.timeoutMs);
       const req = (secure ? https : http).request(
         url,
         {
@@ -115,6 +110,11 @@ export class WebhookSender {
           res.on('error', () => finish(0, 'connection error'));
         },
       );
+      // No full reply within the timeout: the attempt failed, whatever came so far.
+      const timer = setTimeout(() => {
+        finish(0, 'timeout');
+        req.destroy();
+      }, request.timeoutMs);
       req.on('error', (error) => finish(0, error instanceof BlockedTarget || (error as { cause?: unknown }).cause instanceof BlockedTarget ? 'blocked target' : 'connection error'));
       req.end(request.body);
     });

@@ -39,24 +39,23 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
         { name: 'eventType', type: 'ENUM', values: WEBHOOK_EVENT_TYPES },
         { name: 'status', type: 'ENUM', values: EVENT_STATUSES },
         { name: 'objectId', type: 'STRING' },
-        { name: 'afterEventNo', type: 'INT', description: 'only events made after this one, oldest first (for following the history)' },
+        { name: 'changedSince', type: 'INT', description: 'only events made or attempted at or after this time (ms), least recently changed first (for following the history)' },
         { name: 'limit', type: 'INT', description: `default 100, at most ${MAX_EVENTS}` },
       ],
       handler: ({ query }) => {
         const userId = queryInt(query, 'userId', 0);
-        const afterEventNo = query.afterEventNo === undefined ? undefined : queryInt(query, 'afterEventNo', 0);
+        const changedSince = query.changedSince === undefined ? undefined : queryInt(query, 'changedSince', 0);
         const { total, rows } = exchange.history.listWebhookEvents({
           userId: userId === 0 ? undefined : userId,
           webhookId: query.webhookId,
           eventType: queryEnum(query, 'eventType', WEBHOOK_EVENT_TYPES),
           status: queryEnum(query, 'status', EVENT_STATUSES),
           objectId: query.objectId,
-          afterEventNo,
-          oldestFirst: afterEventNo !== undefined,
+          changedSince,
           offset: 0,
           limit: queryInt(query, 'limit', 100, MAX_EVENTS) || 100,
         });
-        return { total, events: rows.map((row) => ({ ...webhookEventView(row), userId: String(row.userId), eventNo: row.eventNo })) };
+        return { total, events: rows.map((row) => ({ ...webhookEventView(row), userId: String(row.userId), updateTime: String(row.updateTime) })) };
       },
     },
     {

@@ -126,10 +126,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     else queue.push(eventId);
     if (!ctx.recordRows) return;
     const payload = JSON.stringify({ webhookId: webhook.webhookId, eventId, eventType, ...fields() });
-    ctx.rows.moduleRows.push({
-      table: EVENTS_TABLE,
-      values: {
-        event_id: eventId,
+    writeEvent(ctx, eventId, {
         webhook_id: webhook.webhookId,
         user_id: userId,
         event_type: eventType,
@@ -143,7 +140,6 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
         delivered_time: 0,
         purge_after: 0,
         payload,
-      },
     });
   }
 
@@ -243,7 +239,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     if (event === undefined) return notFound();
     event.resent = true;
     event.scheduleBase = event.attempts;
-    if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, values: { event_id: event.eventId, status: 'PENDING', purge_after: 0, delivered_time: 0 } });
+    writeEvent(ctx, event.eventId, { status: 'PENDING', purge_after: 0, delivered_time: 0 });
     this.schedule(ctx, event, ctx.ts);
     return { eventId: event.eventId };
   }
@@ -263,7 +259,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
       this.end(ctx, event, 'FAILED');
       return { eventId: event.eventId, status: 'FAILED' };
     }
-    if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, values: { event_id: event.eventId, attempts: event.attempts } });
+    writeEvent(ctx, event.eventId, { attempts: event.attempts });
     this.schedule(ctx, event, next);
     return { eventId: event.eventId, status: 'PENDING' };
   }
@@ -274,7 +270,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
 
   private schedule(ctx: PostingContext, event: OutboxEvent, at: number): void {
     event.nextAttemptTime = at;
-    if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, values: { event_id: event.eventId, next_attempt_time: at } });
+    writeEvent(ctx, event.eventId, { next_attempt_time: at });
   }
 
   /** DELIVERED or FAILED: out of memory and its object's queue; the store keeps it for the retention. */
@@ -286,12 +282,8 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
       if (queue.length === 0) this.queues.delete(key);
       else this.queues.set(key, queue);
     }
-    if (!ctx.recordRows) return;
     const retention = this.core.payments.config.webhook.retentionDays * DAY_MS;
-    ctx.rows.moduleRows.push({
-      table: EVENTS_TABLE,
-      values: { event_id: event.eventId, status, attempts: event.attempts, next_attempt_time: 0, delivered_time: deliveredTime, purge_after: ctx.ts + retention },
-    });
+    writeEvent(ctx, event.eventId, { status, attempts: event.attempts, next_attempt_time: 0, delivered_time: deliveredTime, purge_after: ctx.ts + retention });
   }
 
   private writeDelivery(ctx: PostingContext, event: OutboxEvent, a: Omit<WebhookAttemptCommand, 'type' | 'eventId'>): void {
@@ -343,6 +335,11 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     this.nextEventNo = image.nextEventNo;
     this.version++;
   }
+}
+
+/** An event row's changed columns, stamped with the change's time (what the debugger follows). */
+function writeEvent(ctx: PostingContext, eventId: string, values: Record<string, string | number>): void {
+  if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, values: { event_id: eventId, ...values, update_time: ctx.ts } });
 }
 
 export function viewOf(w: Webhook): WebhookView {

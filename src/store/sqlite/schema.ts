@@ -200,12 +200,15 @@ export const MIGRATIONS: readonly Migration[] = [
         -- create order within the deployment: ties of create_time sort by it
         event_no INTEGER NOT NULL DEFAULT 0,
         delivered_time INTEGER NOT NULL DEFAULT 0,
+        -- time of the last change (creation, attempt, resend, end): what the debugger follows
+        update_time INTEGER NOT NULL DEFAULT 0,
         -- end time + retention while ended; 0 while pending
         purge_after INTEGER NOT NULL DEFAULT 0,
         -- the exact body sent on every attempt
         payload TEXT NOT NULL DEFAULT ''
       ) STRICT;
       CREATE INDEX webhook_events_by_user ON webhook_events (user_id, create_time, event_no);
+      CREATE INDEX webhook_events_by_update ON webhook_events (update_time);
       CREATE INDEX webhook_events_by_purge ON webhook_events (purge_after) WHERE purge_after > 0;
       CREATE TABLE webhook_deliveries (
         -- '<eventId>:<attempt>'

@@ -8,7 +8,7 @@ const DELIVERIES_SHOWN = 20;
 
 const EVENT_SELECT = `event_id AS eventId, webhook_id AS webhookId, user_id AS userId, event_type AS eventType,
   object_id AS objectId, object_status AS objectStatus, status, attempts, next_attempt_time AS nextAttemptTime,
-  create_time AS createTime, event_no AS eventNo, delivered_time AS deliveredTime, payload`;
+  create_time AS createTime, event_no AS eventNo, delivered_time AS deliveredTime, update_time AS updateTime, payload`;
 
 const DELIVERY_SELECT = `attempt, time, url, http_status AS httpStatus, duration_ms AS durationMs, result, error`;
 
@@ -32,12 +32,12 @@ export class WebhooksReadModel extends StatementCache {
       .when('object_id = ?', query.objectId)
       .when('create_time >= ?', query.startTime)
       .when('create_time <= ?', query.endTime)
-      .when('event_no > ?', query.afterEventNo);
+      .when('update_time >= ?', query.changedSince);
     const condition = where.sql === '' ? '1' : where.sql;
     const total = this.first<{ total: number }>(`SELECT count(*) AS total FROM webhook_events WHERE ${condition}`, where.values)?.total ?? 0;
-    const order = query.oldestFirst === true ? 'ASC' : 'DESC';
+    const order = query.changedSince === undefined ? 'create_time DESC, event_no DESC' : 'update_time, event_no';
     const rows = this.all<StoredEvent>(
-      `SELECT ${EVENT_SELECT} FROM webhook_events WHERE ${condition} ORDER BY create_time ${order}, event_no ${order} LIMIT ? OFFSET ?`,
+      `SELECT ${EVENT_SELECT} FROM webhook_events WHERE ${condition} ORDER BY ${order} LIMIT ? OFFSET ?`,
       [...where.values, query.limit, query.offset],
     );
     return { total, rows: rows.map((row) => this.withDeliveries(row)) };
