@@ -9,10 +9,11 @@ export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blockedV4(address);
   if (family !== 6) return true;
-  const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped !== null) return blockedV4(mapped[1]);
-  const words = expandV6(lower);
+  const words = expandV6(address.toLowerCase());
+  // IPv4-mapped (::ffff:a.b.c.d, also written ::ffff:7f00:1) and IPv4-compatible (::a.b.c.d) reach the IPv4 address.
+  if (words.slice(0, 5).every((w) => w === 0) && (words[5] === 0xffff || (words[5] === 0 && words[6] !== 0))) {
+    return blockedV4(`${words[6] >> 8}.${words[6] & 0xff}.${words[7] >> 8}.${words[7] & 0xff}`);
+  }
   if (words.every((w) => w === 0)) return true; // ::
   if (words.slice(0, 7).every((w) => w === 0) && words[7] === 1) return true; // ::1
   if ((words[0] & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local

@@ -3,7 +3,7 @@
 import type { WebhookDeliveryRow, WebhookEventQuery, WebhookEventRow, WebhookRow } from '../store.js';
 import { StatementCache, Where } from './queries.js';
 
-/** B40 keeps the last 20 attempts of an event, newest first. */
+/** B40 keeps the last 20 attempts of an event, newest first (B39's entry, attempt 0, ends an event: last of its millisecond). */
 const DELIVERIES_SHOWN = 20;
 
 const EVENT_SELECT = `event_id AS eventId, webhook_id AS webhookId, user_id AS userId, event_type AS eventType,
@@ -55,7 +55,7 @@ export class WebhooksReadModel extends StatementCache {
 
   private withDeliveries(row: StoredEvent): WebhookEventRow {
     const deliveries = this.all<WebhookDeliveryRow>(
-      `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries WHERE event_id = ? ORDER BY time DESC, attempt DESC LIMIT ${DELIVERIES_SHOWN}`,
+      `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries WHERE event_id = ? ORDER BY time DESC, attempt = 0 DESC, attempt DESC LIMIT ${DELIVERIES_SHOWN}`,
       [row.eventId],
     );
     return { ...row, deliveries };

@@ -20,6 +20,9 @@ describe('isBlockedAddress (§6.1 targets refused with BOURSE_SANDBOX=0)', () =>
     ['fd12:3456::1', 'unique-local fd'],
     ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
+    ['::ffff:7f00:1', 'IPv4-mapped loopback in hex words (as URL writes it)'],
+    ['::ffff:a00:1', 'IPv4-mapped private in hex words'],
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
     ['fe80::1%eth0', 'link-local with a zone'],
     ['not-an-ip', 'not an address'],
   ])('when the address is %s (%s), then it is blocked', (address) => {
@@ -36,6 +39,7 @@ describe('isBlockedAddress (§6.1 targets refused with BOURSE_SANDBOX=0)', () =>
     ['2001:4860:4860::8888'],
     ['fec0::1'],
     ['::ffff:8.8.8.8'],
+    ['::ffff:808:808'],
     ['2606:4700::6810:85e5'],
   ])('when the address is public (%s), then it is allowed', (address) => {
     expect(isBlockedAddress(address)).toBe(false);
