@@ -102,7 +102,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     // Made on first start so that receivers can be configured before the first webhook is sent.
     const webhookKey = resolveWebhookKey(config.dataDir);
     logger.info({ generated: webhookKey.generated, publicKeySha256: createHash('sha256').update(webhookKey.publicKeyBase64).digest('hex') }, 'webhook signing key ready');
-    const sender = new WebhookSender(core.payments.config.webhook.maxInFlightPerUrl);
+    const sender = new WebhookSender();
     const webhooks = new WebhookDeliveryWorker({
       core,
       history: host.history,

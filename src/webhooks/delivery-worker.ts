@@ -2,8 +2,11 @@ import type { KeyObject } from 'node:crypto';
 import type { Command } from '../core/types.js';
 import type { CommitSubscriber } from '../exchange/commit-subscribers.js';
 import type { ExchangeCore } from '../exchange/exchange-core.js';
+import type { CommitInfo } from '../exchange/sequencer.js';
+import { EVENTS_TABLE } from '../exchange/webhooks/webhooks-module.js';
 import type { OutboxEvent, Webhook } from '../payments/webhooks.js';
 import type { Store } from '../store/store.js';
+import { DueQueue } from './due-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './sender.js';
 import { signBody } from './signature.js';
 
@@ -12,7 +15,7 @@ const PURGE_EVERY_MS = 3_600_000;
 
 export interface DeliveryWorkerOptions {
   core: ExchangeCore;
-  /** Where the exact bodies are read from. */
+  /** Where exact bodies are read when no commit since the start carried them. */
   history: Pick<Store, 'webhookPayload'>;
   submit: (command: Command) => Promise<unknown>;
   send: (request: DeliveryRequest) => Promise<DeliveryOutcome>;
@@ -29,11 +32,21 @@ export interface DeliveryWorkerOptions {
  * once that outcome has committed may the event be tried again. Nothing here is durable: after a
  * restart the core's recovered outbox is the whole truth, and an attempt that was in flight is
  * simply made again.
+ *
+ * The events a commit changed are the outbox rows it wrote: only those (and the next event of an
+ * object whose event ended) are looked at, through a queue ordered by due time, so a backlog costs
+ * nothing per commit.
  */
 export class WebhookDeliveryWorker implements CommitSubscriber {
+  private readonly due = new DueQueue();
   private readonly inFlight = new Set<string>();
   private readonly perUrl = new Map<string, number>();
-  private seenVersion = -1;
+  /** Due events whose URL had no free slot, by URL: looked at again when one of its attempts ends. */
+  private readonly parked = new Map<string, string[]>();
+  /** Exact bodies of pending events, from the commits that wrote them. */
+  private readonly bodies = new Map<string, string>();
+  /** `[webhookId, objectId]` of pending events: when one ends, its object's next event is due. */
+  private readonly objectOf = new Map<string, [string, string]>();
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private purgeTimer: NodeJS.Timeout | undefined;
@@ -44,6 +57,7 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
 
   start(): void {
     this.running = true;
+    for (const { event } of this.options.core.webhooks.sendable()) this.consider(event.eventId);
     this.purge();
     this.purgeTimer = setInterval(() => this.purge(), PURGE_EVERY_MS);
     this.purgeTimer.unref();
@@ -57,8 +71,29 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     this.timer = undefined;
   }
 
-  onCommit(): void {
-    if (this.running && this.options.core.webhooks.version !== this.seenVersion) this.pump();
+  onCommit(info: CommitInfo): void {
+    const webhooks = this.options.core.webhooks;
+    let changed = false;
+    for (const row of info.rows.moduleRows) {
+      if (row.table !== EVENTS_TABLE || !('values' in row)) continue;
+      const values = row.values;
+      const eventId = String(values.event_id);
+      changed = true;
+      if (typeof values.payload === 'string') {
+        this.bodies.set(eventId, values.payload);
+        this.objectOf.set(eventId, [String(values.webhook_id), String(values.object_id)]);
+      }
+      if (values.status !== 'DELIVERED' && values.status !== 'FAILED') {
+        this.consider(eventId);
+        continue;
+      }
+      const object = this.objectOf.get(eventId);
+      this.bodies.delete(eventId);
+      this.objectOf.delete(eventId);
+      const next = object === undefined ? undefined : webhooks.headOf(object[0], object[1]);
+      if (next !== undefined) this.consider(next.eventId);
+    }
+    if (changed) this.pump();
   }
 
   /** Attempts in flight now. */
@@ -76,21 +111,30 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   pump(): void {
     if (!this.running) return;
     const { core, clock } = this.options;
-    this.seenVersion = core.webhooks.version;
     const now = clock();
     const cap = core.payments.config.webhook.maxInFlightPerUrl;
-    let earliest = Infinity;
-    for (const { event, webhook } of core.webhooks.sendable()) {
-      if (this.inFlight.has(event.eventId)) continue;
-      if (event.nextAttemptTime > now) {
-        earliest = Math.min(earliest, event.nextAttemptTime);
+    while (this.due.peek() <= now) {
+      const { key } = this.due.pop() as { key: string };
+      const event = core.webhooks.pendingEvent(key);
+      // Stale entries (sent meanwhile, ended, rescheduled, paused) are dropped; a later change re-queues.
+      if (event === undefined || this.inFlight.has(key) || event.nextAttemptTime > now || !core.webhooks.isSendable(event)) continue;
+      const webhook = core.webhooks.webhook(event.webhookId) as Webhook;
+      if ((this.perUrl.get(webhook.url) ?? 0) >= cap) {
+        const waiting = this.parked.get(webhook.url);
+        if (waiting === undefined) this.parked.set(webhook.url, [key]);
+        else waiting.push(key);
         continue;
       }
-      // A full URL is pumped again when one of its attempts ends.
-      if ((this.perUrl.get(webhook.url) ?? 0) >= cap) continue;
       this.attempt(event, webhook, now);
     }
-    this.arm(earliest, now);
+    this.arm(this.due.peek(), now);
+  }
+
+  /** Queues the event for its due time if it may be sent. */
+  private consider(eventId: string): void {
+    const webhooks = this.options.core.webhooks;
+    const event = webhooks.pendingEvent(eventId);
+    if (event !== undefined && !this.inFlight.has(eventId) && webhooks.isSendable(event)) this.due.push(event.nextAttemptTime, eventId);
   }
 
   private arm(at: number, now: number): void {
@@ -110,40 +154,58 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
 
   private attempt(event: OutboxEvent, webhook: Webhook, now: number): void {
     const { options } = this;
-    const payload = options.history.webhookPayload(event.eventId);
+    const payload = this.bodies.get(event.eventId) ?? options.history.webhookPayload(event.eventId);
     if (payload === undefined) return; // its row is committed with it; absent only if purged meanwhile
     const url = webhook.url;
     this.inFlight.add(event.eventId);
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
+    if (event.queued) this.objectOf.set(event.eventId, [event.webhookId, event.objectId]);
     const attempt = event.attempts + 1;
     const body = Buffer.from(payload, 'utf8');
-    const headers = {
-      'Content-Type': 'application/json; charset=utf-8',
-      'User-Agent': 'Bourse-Webhooks/1',
-      'X-BH-Webhook-Id': webhook.webhookId,
-      'X-BH-Event-Id': event.eventId,
-      'X-BH-Event-Type': event.eventType,
-      'X-BH-Delivery-Attempt': String(attempt),
-      'X-BH-Timestamp': String(now),
-      signature: signBody(options.privateKey, body),
-    };
     const timeoutMs = options.core.payments.config.webhook.timeoutMs;
-    void options
-      .send({ url, body, headers, timeoutMs, blockPrivateTargets: !options.sandbox })
+    void signBody(options.privateKey, body)
+      .then((signature) =>
+        options.send({
+          url,
+          body,
+          headers: {
+            'Content-Type': 'application/json; charset=utf-8',
+            'User-Agent': 'Bourse-Webhooks/1',
+            'X-BH-Webhook-Id': webhook.webhookId,
+            'X-BH-Event-Id': event.eventId,
+            'X-BH-Event-Type': event.eventType,
+            'X-BH-Delivery-Attempt': String(attempt),
+            'X-BH-Timestamp': String(now),
+            signature,
+          },
+          timeoutMs,
+          blockPrivateTargets: !options.sandbox,
+        }),
+      )
       // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
       .then((outcome) => (this.running ? options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url, time: now, ...outcome }) : undefined))
       .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        this.inFlight.delete(event.eventId);
-        const left = (this.perUrl.get(url) ?? 1) - 1;
-        if (left === 0) this.perUrl.delete(url);
-        else this.perUrl.set(url, left);
-        if (this.inFlight.size === 0) {
-          for (const resolve of this.settled) resolve();
-          this.settled.clear();
-        }
-        this.pump();
-      });
+      .finally(() => this.finished(event.eventId, url));
+  }
+
+  /** The attempt's outcome has committed (or could not be): its slot frees, and what waited for it is looked at again. */
+  private finished(eventId: string, url: string): void {
+    this.inFlight.delete(eventId);
+    const left = (this.perUrl.get(url) ?? 1) - 1;
+    if (left === 0) this.perUrl.delete(url);
+    else this.perUrl.set(url, left);
+    // A failed attempt's event is due again later; its reschedule row queued it already.
+    this.consider(eventId);
+    const waiting = this.parked.get(url);
+    if (waiting !== undefined) {
+      this.parked.delete(url);
+      for (const id of waiting) this.consider(id);
+    }
+    if (this.inFlight.size === 0) {
+      for (const resolve of this.settled) resolve();
+      this.settled.clear();
+    }
+    this.pump();
   }
 
   private purge(): void {

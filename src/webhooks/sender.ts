@@ -51,18 +51,11 @@ export function classifyReply(status: number, body: Buffer): string {
 }
 
 /**
- * Sends webhook bodies over kept-alive connections (one pool per scheme, `maxSockets` per
- * origin), never following redirects.
+ * Sends webhook bodies over kept-alive connections, never following redirects. Sockets are not
+ * capped here: the delivery worker caps attempts per URL (`maxInFlightPerUrl`, a live setting).
  */
 export class WebhookSender {
-  private readonly agents: { http: http.Agent; https: https.Agent };
-
-  constructor(maxSocketsPerOrigin: number) {
-    this.agents = {
-      http: new http.Agent({ keepAlive: true, maxSockets: maxSocketsPerOrigin }),
-      https: new https.Agent({ keepAlive: true, maxSockets: maxSocketsPerOrigin }),
-    };
-  }
+  private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
   send(request: DeliveryRequest): Promise<DeliveryOutcome> {
     const started = performance.now();

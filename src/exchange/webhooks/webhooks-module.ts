@@ -160,6 +160,18 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     }
   }
 
+  /** May the event be sent (when due): its webhook is active, and it is its object's turn or a resend. */
+  isSendable(event: OutboxEvent): boolean {
+    if (this.webhooks.get(event.webhookId)?.status !== WEBHOOK_STATUS.ACTIVE) return false;
+    return event.resent || this.queues.get(queueKey(event))?.[0] === event.eventId;
+  }
+
+  /** The event whose turn it is for one object of a webhook, if any is pending. */
+  headOf(webhookId: string, objectId: string): OutboxEvent | undefined {
+    const id = this.queues.get(queueKey({ webhookId, objectId }))?.[0];
+    return id === undefined ? undefined : this.events.get(id);
+  }
+
   pendingEvent(eventId: string): OutboxEvent | undefined {
     return this.events.get(eventId);
   }

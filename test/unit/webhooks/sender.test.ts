@@ -10,7 +10,7 @@ import { classifyReply, MAX_REPLY_BYTES, WebhookSender } from '../../../src/webh
 describe('WebhookSender', () => {
   let server: http.Server;
   let base: string;
-  const sender = new WebhookSender(4);
+  const sender = new WebhookSender();
   const bodies: string[] = [];
 
   beforeAll(async () => {

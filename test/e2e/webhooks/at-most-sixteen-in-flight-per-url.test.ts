@@ -1,0 +1,48 @@
+/**
+ * Story: at most `maxInFlightPerUrl` (16) attempts in flight per URL (§6.4). A slow receiver gets
+ * 24 deposit records' events at once: never more than 16 requests are unanswered together, and all
+ * 24 arrive. Set to 4 by the operator, the cap follows at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onboardedMerchant } from '../../support/merchant-client.js';
+import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
+
+describe('story: at most 16 attempts in flight per URL', () => {
+  let s: PaymentsStory;
+  let receiver: WebhookReceiver;
+  let merchantId: number;
+
+  const deposits = async (n: number, prefix: string): Promise<void> => {
+    await Promise.all(Array.from({ length: n }, (_, i) => s.client.ok('POST', '/sandbox/v2/deposits', { merchantId, fiat: 'MXN', amount: '10.00', traceNumber: `${prefix}-${i}` })));
+  };
+
+  beforeAll(async () => {
+    s = await paymentsStory();
+    receiver = await WebhookReceiver.start(s.t.server.webhookPublicKey);
+    merchantId = await onboardedMerchant(s.client, 'Acme MX');
+    await s.client.ok('POST', '/v2/webhook', { eventType: 'FUNDING_WEBHOOK', url: receiver.url });
+    receiver.reply = () => ({ status: 200, body: '{"callbackStatus":"SUCCESS"}', delayMs: 300 });
+  });
+  afterAll(async () => {
+    await s.t.stop();
+    await receiver.close();
+  });
+
+  it('1. 24 records at once: 16 requests in flight at most, and every event arrives once', async () => {
+    await deposits(24, 'A');
+    await receiver.waitFor(24);
+    await s.t.server.webhooks.idle();
+    expect(receiver.peakAll).toBe(16);
+    expect(new Set(receiver.received.map((r) => r.body.eventId)).size).toBe(24);
+  });
+
+  it('2. with maxInFlightPerUrl 4, at most 4', async () => {
+    await s.op.ok('PATCH', '/payments/config', { webhook: { maxInFlightPerUrl: 4 } });
+    receiver.peakAll = 0;
+    await deposits(10, 'B');
+    await receiver.waitFor(34);
+    await s.t.server.webhooks.idle();
+    expect(receiver.peakAll).toBe(4);
+  });
+});
