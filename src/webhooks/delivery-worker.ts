@@ -45,6 +45,10 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   private readonly parked = new Map<string, string[]>();
   /** Exact bodies of pending events, from the commits that wrote them. */
   private readonly bodies = new Map<string, string>();
+  /** Their signatures, begun on the thread pool as soon as the body committed (the same for every attempt). */
+  private readonly signatures = new Map<string, Promise<string>>();
+  /** The due time each queued event is in the queue for, so that a change seen twice queues it once. */
+  private readonly queuedAt = new Map<string, number>();
   /** `[webhookId, objectId]` of pending events: when one ends, its object's next event is due. */
   private readonly objectOf = new Map<string, [string, string]>();
   private timer: NodeJS.Timeout | undefined;
@@ -81,6 +85,7 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       changed = true;
       if (typeof values.payload === 'string') {
         this.bodies.set(eventId, values.payload);
+        this.signatures.set(eventId, this.sign(values.payload));
         this.objectOf.set(eventId, [String(values.webhook_id), String(values.object_id)]);
       }
       if (values.status !== 'DELIVERED' && values.status !== 'FAILED') {
@@ -89,6 +94,7 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       }
       const object = this.objectOf.get(eventId);
       this.bodies.delete(eventId);
+      this.signatures.delete(eventId);
       this.objectOf.delete(eventId);
       const next = object === undefined ? undefined : webhooks.headOf(object[0], object[1]);
       if (next !== undefined) this.consider(next.eventId);
@@ -114,7 +120,8 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     const now = clock();
     const cap = core.payments.config.webhook.maxInFlightPerUrl;
     while (this.due.peek() <= now) {
-      const { key } = this.due.pop() as { key: string };
+      const { key, at } = this.due.pop() as { key: string; at: number };
+      if (this.queuedAt.get(key) === at) this.queuedAt.delete(key);
       const event = core.webhooks.pendingEvent(key);
       // Stale entries (sent meanwhile, ended, rescheduled, paused) are dropped; a later change re-queues.
       if (event === undefined || this.inFlight.has(key) || event.nextAttemptTime > now || !core.webhooks.isSendable(event)) continue;
@@ -134,7 +141,15 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   private consider(eventId: string): void {
     const webhooks = this.options.core.webhooks;
     const event = webhooks.pendingEvent(eventId);
-    if (event !== undefined && !this.inFlight.has(eventId) && webhooks.isSendable(event)) this.due.push(event.nextAttemptTime, eventId);
+    if (event === undefined || this.inFlight.has(eventId) || this.queuedAt.get(eventId) === event.nextAttemptTime || !webhooks.isSendable(event)) return;
+    this.queuedAt.set(eventId, event.nextAttemptTime);
+    this.due.push(event.nextAttemptTime, eventId);
+  }
+
+  private sign(payload: string): Promise<string> {
+    const signature = signBody(this.options.privateKey, Buffer.from(payload, 'utf8'));
+    signature.catch(() => undefined); // a failure is met where the signature is used
+    return signature;
   }
 
   private arm(at: number, now: number): void {
@@ -163,7 +178,19 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     const attempt = event.attempts + 1;
     const body = Buffer.from(payload, 'utf8');
     const timeoutMs = options.core.payments.config.webhook.timeoutMs;
-    void signBody(options.privateKey, body)
+    let signature = this.signatures.get(event.eventId);
+    if (signature === undefined) {
+      signature = this.sign(payload);
+      this.signatures.set(event.eventId, signature);
+    }
+    // The URL's slot frees once the reply is in: the outcome's commit is not a request to the URL.
+    let slotFreed = false;
+    const freeSlot = (): void => {
+      if (slotFreed) return;
+      slotFreed = true;
+      this.freeSlot(url);
+    };
+    void signature
       .then((signature) =>
         options.send({
           url,
@@ -182,25 +209,35 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
           blockPrivateTargets: !options.sandbox,
         }),
       )
-      // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
-      .then((outcome) => (this.running ? options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url, time: now, ...outcome }) : undefined))
+      .then((outcome) => {
+        freeSlot();
+        this.pump();
+        // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
+        return this.running ? options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url, time: now, ...outcome }) : undefined;
+      })
       .catch((error: unknown) => options.onError?.(error))
-      .finally(() => this.finished(event.eventId, url));
+      .finally(() => {
+        freeSlot();
+        this.finished(event.eventId);
+      });
   }
 
-  /** The attempt's outcome has committed (or could not be): its slot frees, and what waited for it is looked at again. */
-  private finished(eventId: string, url: string): void {
-    this.inFlight.delete(eventId);
+  /** One attempt to the URL has its reply (or none will come): what waited for a slot is looked at again. */
+  private freeSlot(url: string): void {
     const left = (this.perUrl.get(url) ?? 1) - 1;
     if (left === 0) this.perUrl.delete(url);
     else this.perUrl.set(url, left);
+    const waiting = this.parked.get(url);
+    if (waiting === undefined) return;
+    this.parked.delete(url);
+    for (const id of waiting) this.consider(id);
+  }
+
+  /** The attempt's outcome has committed (or could not be): the event may be tried again when due. */
+  private finished(eventId: string): void {
+    this.inFlight.delete(eventId);
     // A failed attempt's event is due again later; its reschedule row queued it already.
     this.consider(eventId);
-    const waiting = this.parked.get(url);
-    if (waiting !== undefined) {
-      this.parked.delete(url);
-      for (const id of waiting) this.consider(id);
-    }
     if (this.inFlight.size === 0) {
       for (const resolve of this.settled) resolve();
       this.settled.clear();
