@@ -2,12 +2,12 @@
  * Runs the benchmarks of bench/ one after the other, each module's `main()`:
  *
  *   npm run bench                  every benchmark that exists
- *   npm run bench -- engine        only the named ones (engine, journal, replay, http, payments)
+ *   npm run bench -- engine        only the named ones (engine, journal, replay, http, payments, webhooks)
  */
 
 import { existsSync } from 'node:fs';
 
-const BENCHMARKS = ['engine', 'journal', 'replay', 'http', 'payments'] as const;
+const BENCHMARKS = ['engine', 'journal', 'replay', 'http', 'payments', 'webhooks'] as const;
 type BenchmarkName = (typeof BENCHMARKS)[number];
 
 function isBenchmarkName(name: string): name is BenchmarkName {
