@@ -20,7 +20,7 @@ import type { OrderBook } from '../src/engine/order-book.js';
 import { ExchangeCore } from '../src/exchange/exchange-core.js';
 import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
 import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
-import { elapsedNs, formatCount, formatNs, formatRate, formatRow, formatShare, summarizeLatencies, type Align, type LatencySummary } from './stats.js';
+import { elapsedNs, formatCount, formatNs, formatRate, formatShare, summarizeLatencies, table, type LatencySummary } from './stats.js';
 import { BookDriver, CANCEL, generateStream, LIMIT, type BenchStream, type StreamSpec } from './stream.js';
 
 const SEED = 20_240_601;
@@ -319,7 +319,7 @@ function scenarios(measured: number): StreamSpec[] {
   ];
 }
 
-const COLUMNS: { title: string; width: number; align: Align }[] = [
+const { header, row } = table([
   { title: 'stream', width: 19, align: 'left' },
   { title: 'runner', width: 20, align: 'left' },
   { title: 'commands', width: 9, align: 'right' },
@@ -331,15 +331,7 @@ const COLUMNS: { title: string; width: number; align: Align }[] = [
   { title: '×nob', width: 6, align: 'right' },
   { title: 'depth', width: 7, align: 'right' },
   { title: 'notes', width: 0, align: 'left' },
-];
-
-function row(cells: string[]): string {
-  return formatRow(
-    cells,
-    COLUMNS.map((c) => c.width),
-    COLUMNS.map((c) => c.align),
-  );
-}
+]);
 
 function resultRow(label: string, result: RunnerResult, reference: RunnerResult): string {
   const { p50Ns, p99Ns, p999Ns, maxNs } = result.latency;
@@ -424,7 +416,7 @@ export async function main(): Promise<ScenarioResult[]> {
     `engine: cmd/s from a measured segment run untimed; latency from the next segment, timing each command ` +
       `(timer overhead p50 ${formatNs(timerOverheadNs())}; node ${process.version}; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores)`,
   );
-  console.log(row(COLUMNS.map((c) => c.title)));
+  console.log(header);
   const results: ScenarioResult[] = [];
   for (const spec of scenarios(measured)) {
     const result = runScenario(spec);

@@ -6,6 +6,7 @@
  */
 
 import autocannon, { type Options, type RawResult } from 'autocannon';
+import { CpuMeter } from './cpu-meter.js';
 import type { ChildServer } from './http-child.js';
 import { formatCount } from './stats.js';
 
@@ -36,24 +37,18 @@ export interface SegmentHooks {
   after?: () => Promise<void>;
 }
 
-/** A running CPU total plus one segment's use; undefined once any reading was missing. */
-function addUsage(total: number | undefined, before: number | undefined, after: number | undefined): number | undefined {
-  return total === undefined || before === undefined || after === undefined ? undefined : total + after - before;
-}
-
 export class LoadTarget {
   private readonly segments: RawResult[] = [];
-  private serverCpuSeconds: number | undefined = 0;
-  private httpThreadCpuSeconds: number | undefined = 0;
-  private benchCpuSeconds = 0;
-  private wallSeconds = 0;
+  private readonly cpu: CpuMeter;
 
   constructor(
     readonly label: string,
-    private readonly server: ChildServer,
+    server: ChildServer,
     private readonly options: Options,
     private readonly hooks: SegmentHooks = {},
-  ) {}
+  ) {
+    this.cpu = new CpuMeter(server);
+  }
 
   /** Unmeasured: JIT, caches, the first connections. */
   async warmUp(seconds: number): Promise<void> {
@@ -62,16 +57,7 @@ export class LoadTarget {
 
   async runSegment(seconds: number): Promise<void> {
     await this.hooks.before?.();
-    const serverCpuBefore = this.server.cpuSeconds();
-    const httpThreadCpuBefore = this.server.mainThreadCpuSeconds();
-    const benchCpuBefore = process.cpuUsage();
-    const started = process.hrtime.bigint();
-    this.segments.push(await autocannon({ ...this.options, duration: seconds, skipAggregateResult: true }));
-    this.wallSeconds += Number(process.hrtime.bigint() - started) / 1e9;
-    const benchCpu = process.cpuUsage(benchCpuBefore);
-    this.benchCpuSeconds += (benchCpu.user + benchCpu.system) / 1e6;
-    this.serverCpuSeconds = addUsage(this.serverCpuSeconds, serverCpuBefore, this.server.cpuSeconds());
-    this.httpThreadCpuSeconds = addUsage(this.httpThreadCpuSeconds, httpThreadCpuBefore, this.server.mainThreadCpuSeconds());
+    this.segments.push(await this.cpu.measure(() => autocannon({ ...this.options, duration: seconds, skipAggregateResult: true })));
     await this.hooks.after?.();
   }
 
@@ -98,6 +84,7 @@ export class LoadTarget {
       notes.push(`non-200: ${statuses.map(([status, count]) => `${status} ×${formatCount(count)}`).join(', ')}`);
     }
     if (timeouts > 0) notes.push(`timeouts ${formatCount(timeouts)}`);
+    const cores = this.cpu.cores();
     return {
       label: this.label,
       okPerSecond: ok / seconds,
@@ -108,9 +95,9 @@ export class LoadTarget {
       p99Ms: latency.p99,
       p999Ms: latency.p99_9,
       maxMs: latency.max,
-      serverCores: this.serverCpuSeconds === undefined ? undefined : this.serverCpuSeconds / this.wallSeconds,
-      httpThreadCores: this.httpThreadCpuSeconds === undefined ? undefined : this.httpThreadCpuSeconds / this.wallSeconds,
-      benchCores: this.benchCpuSeconds / this.wallSeconds,
+      serverCores: cores.server,
+      httpThreadCores: cores.httpThread,
+      benchCores: cores.bench,
       notes,
     };
   }

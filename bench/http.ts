@@ -22,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startChildServer, type ChildServer } from './http-child.js';
-import { formatCount, formatRow, type Align } from './stats.js';
+import { formatCount, table } from './stats.js';
 import { LoadTarget, type HttpRunResult, type SegmentHooks } from './http-load.js';
 import { accountIdOf, AnswerTally, ORDER_FLOW_FUNDS, OrderFlow, placeDepthLadder, SYMBOL, type Trader } from './http-orders.js';
 
@@ -268,7 +268,7 @@ async function runAll(hello: ChildServer, bourses: BourseUnderTest[], settings: 
   return { hello: helloTarget.result(), bourses: results };
 }
 
-const COLUMNS: { title: string; width: number; align: Align }[] = [
+const { header, row } = table([
   { title: 'run', width: 19, align: 'left' },
   { title: 'ok/s', width: 7, align: 'right' },
   { title: 'p50', width: 6, align: 'right' },
@@ -283,15 +283,7 @@ const COLUMNS: { title: string; width: number; align: Align }[] = [
   { title: 'µs/ok', width: 5, align: 'right' },
   { title: 'bench', width: 5, align: 'right' },
   { title: '÷hello', width: 6, align: 'right' },
-];
-
-function row(cells: string[]): string {
-  return formatRow(
-    cells,
-    COLUMNS.map((c) => c.width),
-    COLUMNS.map((c) => c.align),
-  );
-}
+]);
 
 function formatMs(ms: number): string {
   return `${ms}ms`;
@@ -370,7 +362,7 @@ export async function main(): Promise<HttpBenchResult> {
       bourses.push({ coreThread, server, dataDir });
     }
     const result = await runAll(hello, bourses, settings);
-    console.log(row(COLUMNS.map((c) => c.title)));
+    console.log(header);
     for (const run of [result.hello, ...result.bourses.flatMap((b) => [b.orders, b.depth])]) {
       console.log(resultRow(run, result.hello));
       for (const note of run.notes) console.log(`  ${note}`);

@@ -1,8 +1,8 @@
 /**
  * What a bench needs to drive merchant on-ramp flows over HTTP (area B, /v2) against a Bourse in a
  * child process: the payments set-up of the server, merchant users and the pool that hands them
- * out within §9.1's per-user limits, and the flow itself. These are bench/payments.ts's pieces,
- * unchanged; that file still holds its own copies and can import them from here instead.
+ * out within §9.1's per-user limits, the flow itself, and the loops that run flows and tally them
+ * (bench/payments.ts, bench/webhooks.ts).
  *
  * One flow is what test/e2e/payments/on-ramp-paid-by-spei.test.ts does:
  *   B22    quote MXN → USDT for 1000.00 MXN with createQuoteId=true
@@ -12,9 +12,11 @@
 
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BUSINESS_FIELDS as TEST_BUSINESS_FIELDS } from '../test/support/merchant-fields.js';
 import type { ChildServer } from './http-child.js';
 import { accountIdOf, placeOrder, signedForm, type Trader } from './http-orders.js';
 import { adminRequest, prepareBourse } from './http.js';
+import { elapsedNs, formatCount } from './stats.js';
 
 /** §9.1 allows 60 quotes a user a clock minute; 2 spare for a quote counted here in one minute and charged there in the next. */
 export const QUOTES_PER_USER_MINUTE = 58;
@@ -25,22 +27,8 @@ export const REQUESTS_PER_FLOW = 3;
 const QUOTE_PATH = `/v2/user/crypto-quote?country=Mexico&from=MXN&to=USDT&amount=${FLOW_FIAT_AMOUNT}&createQuoteId=true`;
 /** Area B §4.1's USDTMXN book (ask 19.1680, bid 19.1500), 50000 USDT deep, rested by the demo user. */
 const USDTMXN_BOOK = ['side=SELL&price=19.1680', 'side=BUY&price=19.1500'].map((p) => `symbol=USDTMXN&${p}&type=LIMIT&timeInForce=GTC&quantity=50000`);
-/** B15 fields of a BUSINESS merchant that pass every rule (as test/support/merchant-client.ts's). */
-const BUSINESS_FIELDS = {
-  idNoType: 'RFC',
-  idNo: 'ACM010101AB1',
-  cardIssueDate: '2020-01-15',
-  cardExpireDate: '2030-01-15',
-  address: 'Av. Reforma 1',
-  city: 'Ciudad de México',
-  state: 'CDMX',
-  zipCode: '06600',
-  phone: '+525512345678',
-  companyName: 'Bench MX SA de CV',
-  aliasName: 'Bench',
-  companyType: 'SA de CV',
-  incorporationDate: '2010-05-01',
-};
+/** B15 fields of a BUSINESS merchant that pass every rule: the tests', under the bench's own names. */
+const BUSINESS_FIELDS = { ...TEST_BUSINESS_FIELDS, companyName: 'Bench MX SA de CV', aliasName: 'Bench' };
 /**
  * The desk sells each flow 51.8586 USDT: the demo's 1000000 would last some 19000 flows, this many
  * more some two million. Its account is the one after the demo users' three (src/demo/demo-data.ts
@@ -197,13 +185,64 @@ export class MerchantPool {
   }
 }
 
-/** One on-ramp flow as `user` (REQUESTS_PER_FLOW requests); answers the order id once paid. */
-export async function onRampFlow(url: string, user: MerchantUser): Promise<number> {
-  const call = (method: string, path: string, body?: unknown): Promise<Envelope> => callB(url, user.token, method, path, body);
+/** One on-ramp flow as `user` (REQUESTS_PER_FLOW requests, each told to `onRequest` as it is sent); answers the order id once paid. */
+export async function onRampFlow(url: string, user: MerchantUser, onRequest?: () => void): Promise<number> {
+  const call = (method: string, path: string, body?: unknown): Promise<Envelope> => {
+    onRequest?.();
+    return callB(url, user.token, method, path, body);
+  };
   const { quoteId } = dataOf<{ quoteId: string }>('B22', await call('GET', QUOTE_PATH));
   const order = { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: FLOW_FIAT_AMOUNT, paymentId: 58, merchantId: user.merchantId, quoteId };
   const { orderId } = dataOf<{ orderId: number }>('B29', await call('POST', '/v2/order/fiat_to_crypto', order));
   const { result } = dataOf<{ result: string }>('pay', await call('POST', `/sandbox/v2/orders/${orderId}/pay`, {}));
   if (result !== 'ORDER_PAID') throw new StepFailure(`pay ${result}`);
   return orderId;
+}
+
+/** What flow loops add up. */
+export interface FlowTally {
+  /** Requests sent, failed flows' included. */
+  requests: number;
+  /** Each completed flow's time. */
+  samplesNs: number[];
+  /** Failed flows by what failed: a StepFailure's message (`B22 429 -1003`) or the error. */
+  failures: Map<string, number>;
+  /** The last order paid. */
+  last: { user: MerchantUser; orderId: number } | undefined;
+}
+
+export function newFlowTally(): FlowTally {
+  return { requests: 0, samplesNs: [], failures: new Map(), last: undefined };
+}
+
+/** `loops` concurrent flows from `pool` for `seconds` (a loop finishes the flow it is in), added to `tally`. */
+export async function runFlows(url: string, pool: MerchantPool, loops: number, seconds: number, tally: FlowTally): Promise<void> {
+  const endsAt = Date.now() + 1000 * seconds;
+  const loop = async (): Promise<void> => {
+    while (Date.now() < endsAt) {
+      const user = await pool.take();
+      const started = process.hrtime.bigint();
+      try {
+        const orderId = await onRampFlow(url, user, () => tally.requests++);
+        tally.samplesNs.push(elapsedNs(started));
+        tally.last = { user, orderId };
+      } catch (error) {
+        const key = error instanceof StepFailure ? error.message : String(error);
+        tally.failures.set(key, (tally.failures.get(key) ?? 0) + 1);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: loops }, loop));
+}
+
+/**
+ * The failed flows, and the notes printed under a flow row: how many users took turns and how
+ * many quotes they had to use, and what failed. `usersSetting` is the variable that adds users.
+ */
+export function flowNotes(pool: MerchantPool, tally: FlowTally, usersSetting: string): { failed: number; notes: string[] } {
+  const failed = [...tally.failures.values()].reduce((sum, n) => sum + n, 0);
+  const notes = [`${pool.users.length} merchant users in turn, at most ${pool.maxQuotes} quotes each in a clock minute (limit 60)`];
+  if (pool.waits > 0) notes.push(`every user's quotes were used up ${pool.waits} times: loops waited for the next minute, raise ${usersSetting}`);
+  if (failed > 0) notes.push(`failed: ${[...tally.failures].map(([key, n]) => `${key} ×${formatCount(n)}`).join(', ')}`);
+  return { failed, notes };
 }

@@ -64,3 +64,18 @@ export function formatRow(cells: readonly string[], widths: readonly number[], a
     .join('  ')
     .trimEnd();
 }
+
+/** A column of a bench's table of figures. */
+export interface Column {
+  title: string;
+  width: number;
+  align: Align;
+}
+
+/** A table of fixed `columns`: `header`, the titles' row, and `row`, which formats any row of cells (formatRow). */
+export function table(columns: readonly Column[]): { header: string; row: (cells: readonly string[]) => string } {
+  const widths = columns.map((c) => c.width);
+  const align = columns.map((c) => c.align);
+  const row = (cells: readonly string[]): string => formatRow(cells, widths, align);
+  return { header: row(columns.map((c) => c.title)), row };
+}

@@ -59,23 +59,25 @@ import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { CpuMeter } from './cpu-meter.js';
 import { startChildServer, type ChildServer } from './http-child.js';
 import { LoadTarget, type HttpRunResult } from './http-load.js';
 import { adminRequest, BOURSE_ENTRY, bourseEnv, positiveIntegerFromEnv, WARMUP_SECONDS } from './http.js';
 import {
   addMerchantUsers,
   closeFlowConnections,
+  flowNotes,
   MerchantPool,
-  onRampFlow,
+  newFlowTally,
   preparePaymentsBourse,
   REQUESTS_PER_FLOW,
-  StepFailure,
   QUOTES_PER_USER_MINUTE,
+  runFlows,
   type MerchantUser,
   type MerchantUserOptions,
   type UserCall,
 } from './payments-setup.js';
-import { elapsedNs, formatCount, formatNs, formatRow, summarizeLatencies, type Align } from './stats.js';
+import { elapsedNs, formatCount, formatNs, summarizeLatencies, table } from './stats.js';
 
 const DEFAULT_SECONDS = 12;
 /** Segments per target: few, as each webhook segment starts from an empty outbox (see above). */
@@ -214,63 +216,6 @@ class WebhookReceiver {
   }
 }
 
-interface FlowTally {
-  samplesNs: number[];
-  failures: Map<string, number>;
-}
-
-const newTally = (): FlowTally => ({ samplesNs: [], failures: new Map() });
-
-/** `loops` concurrent flows from `pool` for `seconds` (a loop finishes the flow it is in). */
-async function runFlows(url: string, pool: MerchantPool, loops: number, seconds: number, tally: FlowTally): Promise<void> {
-  const endsAt = Date.now() + 1000 * seconds;
-  const loop = async (): Promise<void> => {
-    while (Date.now() < endsAt) {
-      const user = await pool.take();
-      const started = process.hrtime.bigint();
-      try {
-        await onRampFlow(url, user);
-        tally.samplesNs.push(elapsedNs(started));
-      } catch (error) {
-        const key = error instanceof StepFailure ? error.message : String(error);
-        tally.failures.set(key, (tally.failures.get(key) ?? 0) + 1);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: loops }, loop));
-}
-
-/** CPU of the server (whole and main thread) and of this process over measured segments, in cores. */
-class CpuMeter {
-  private server: number | undefined = 0;
-  private httpThread: number | undefined = 0;
-  private bench = 0;
-  wallSeconds = 0;
-
-  constructor(private readonly child: ChildServer) {}
-
-  async measure<T>(work: () => Promise<T>): Promise<T> {
-    const server = this.child.cpuSeconds();
-    const httpThread = this.child.mainThreadCpuSeconds();
-    const bench = process.cpuUsage();
-    const started = process.hrtime.bigint();
-    const result = await work();
-    this.wallSeconds += elapsedNs(started) / 1e9;
-    const used = process.cpuUsage(bench);
-    this.bench += (used.user + used.system) / 1e6;
-    const add = (total: number | undefined, before: number | undefined, after: number | undefined): number | undefined =>
-      total === undefined || before === undefined || after === undefined ? undefined : total + after - before;
-    this.server = add(this.server, server, this.child.cpuSeconds());
-    this.httpThread = add(this.httpThread, httpThread, this.child.mainThreadCpuSeconds());
-    return result;
-  }
-
-  cores(): { server: number | undefined; httpThread: number | undefined; bench: number } {
-    const per = (seconds: number | undefined): number | undefined => (seconds === undefined ? undefined : seconds / this.wallSeconds);
-    return { server: per(this.server), httpThread: per(this.httpThread), bench: this.bench / this.wallSeconds };
-  }
-}
-
 interface FlowFigures {
   label: string;
   flowsPerSecond: number;
@@ -291,7 +236,7 @@ interface FlowFigures {
  * there have quotes left this minute for QUOTA_MARGIN times the segment at the best rate seen.
  */
 class FlowTarget {
-  readonly tally = newTally();
+  readonly tally = newFlowTally();
   readonly cpu: CpuMeter;
   private peakRate = 0;
 
@@ -307,7 +252,7 @@ class FlowTarget {
 
   /** Unmeasured (on the users set up first); answers the flows completed. */
   async warmUp(seconds: number): Promise<number> {
-    const tally = newTally();
+    const tally = newFlowTally();
     const started = process.hrtime.bigint();
     await runFlows(this.server.url, this.pool, this.loops, seconds, tally);
     this.peakRate = tally.samplesNs.length / (elapsedNs(started) / 1e9);
@@ -329,11 +274,8 @@ class FlowTarget {
     const { samplesNs, failures } = this.tally;
     if (samplesNs.length === 0) throw new Error(`${this.label}: no flow completed; failures: ${JSON.stringify([...failures])}`);
     const latency = summarizeLatencies(Float64Array.from(samplesNs));
-    const failed = [...failures.values()].reduce((sum, n) => sum + n, 0);
+    const { failed, notes } = flowNotes(this.pool, this.tally, 'BENCH_WEBHOOKS_USERS');
     const cores = this.cpu.cores();
-    const notes = [`${this.pool.users.length} merchant users in turn, at most ${this.pool.maxQuotes} quotes each in a clock minute (limit 60)`];
-    if (this.pool.waits > 0) notes.push(`every user's quotes were used up ${this.pool.waits} times: loops waited for the next minute, raise BENCH_WEBHOOKS_USERS`);
-    if (failed > 0) notes.push(`failed: ${[...failures].map(([key, n]) => `${key} ×${formatCount(n)}`).join(', ')}`);
     return {
       label: this.label,
       flowsPerSecond: samplesNs.length / this.cpu.wallSeconds,
@@ -568,7 +510,7 @@ async function runAll(hello: ChildServer, server: ChildServer, dataDir: string, 
   }
 }
 
-const COLUMNS: { title: string; width: number; align: Align }[] = [
+const { header, row } = table([
   { title: 'run', width: 18, align: 'left' },
   { title: 'ok/s', width: 7, align: 'right' },
   { title: 'p50', width: 8, align: 'right' },
@@ -581,15 +523,7 @@ const COLUMNS: { title: string; width: number; align: Align }[] = [
   { title: 'µs/op', width: 5, align: 'right' },
   { title: 'bench', width: 5, align: 'right' },
   { title: '÷hello', width: 6, align: 'right' },
-];
-
-function row(cells: string[]): string {
-  return formatRow(
-    cells,
-    COLUMNS.map((c) => c.width),
-    COLUMNS.map((c) => c.align),
-  );
-}
+]);
 
 const cores = (value: number | undefined): string => (value === undefined ? '-' : value.toFixed(2));
 const share = (perSecond: number, hello: HttpRunResult): string => `${((100 * perSecond) / hello.okPerSecond).toFixed(1)}%`;
@@ -604,7 +538,7 @@ function flowRow(f: FlowFigures, hello: HttpRunResult): string {
 
 function report(r: WebhooksBenchResult): void {
   const { deliveries: d, withWebhooks: w, withoutWebhooks: b, hello, receiver, outbox } = r;
-  console.log(row(COLUMNS.map((c) => c.title)));
+  console.log(header);
   const bad = receiver.unverified + receiver.differentBodies + receiver.malformed;
   console.log(
     row(['deliveries', formatCount(d.deliveriesPerSecond), formatNs(d.p50Ns), formatNs(d.p99Ns), formatNs(d.maxNs), formatCount(d.deliveries), formatCount(bad), '', '', '', '', share(d.deliveriesPerSecond, hello)]),

@@ -1,6 +1,9 @@
 import { expect } from 'vitest';
 import { hmacHex, request, type HttpAnswer } from './clients.js';
 import type { Operator } from './fixtures.js';
+import { BUSINESS_FIELDS } from './merchant-fields.js';
+
+export { BUSINESS_FIELDS, INDIVIDUAL_FIELDS } from './merchant-fields.js';
 
 /** An area B answer: the HTTP status and the §1.3 envelope. */
 export interface Envelope<T = unknown> {
@@ -73,40 +76,6 @@ export async function merchantUser(operator: Operator, baseUrl: string): Promise
   const key = await operator.newKey(user.userId);
   return { ...user, client: await MerchantClient.connect(baseUrl, key.apiKey, key.secretKey) };
 }
-
-/** B15 fields of a BUSINESS merchant that pass every rule. */
-export const BUSINESS_FIELDS = {
-  idNoType: 'RFC',
-  idNo: 'ACM010101AB1',
-  cardIssueDate: '2020-01-15',
-  cardExpireDate: '2030-01-15',
-  address: 'Av. Reforma 1',
-  city: 'Ciudad de México',
-  state: 'CDMX',
-  zipCode: '06600',
-  phone: '+525512345678',
-  companyName: 'Acme MX SA de CV',
-  aliasName: 'Acme',
-  companyType: 'SA de CV',
-  incorporationDate: '2010-05-01',
-};
-
-/** B15 fields of an INDIVIDUAL merchant that pass every rule. */
-export const INDIVIDUAL_FIELDS = {
-  idNoType: 'CURP',
-  idNo: 'PEPJ800101HDFRRN09',
-  cardIssueDate: '2020-01-15',
-  cardExpireDate: '2030-01-15',
-  address: 'Calle 5 de Mayo 10',
-  city: 'Puebla',
-  state: 'PUE',
-  zipCode: '72000',
-  phone: '2221234567',
-  birthday: '1980-01-01',
-  name: 'Juan',
-  fatherSurname: 'Perez',
-  motherSurname: '',
-};
 
 /** A verified BUSINESS merchant with active accounts in `fiats` (automatic modes): its id. */
 export async function onboardedMerchant(client: MerchantClient, name: string, fiats: string[] = ['MXN']): Promise<number> {
