@@ -41,8 +41,8 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   private readonly due = new DueQueue();
   private readonly inFlight = new Set<string>();
   private readonly perUrl = new Map<string, number>();
-  /** Due events whose URL had no free slot, by URL: looked at again when one of its attempts ends. */
-  private readonly parked = new Map<string, string[]>();
+  /** Due events whose URL had no free slot, by URL, first come first served: taken one per freed slot. */
+  private readonly parked = new Map<string, { ids: string[]; head: number }>();
   /** Exact bodies of pending events, from the commits that wrote them. */
   private readonly bodies = new Map<string, string>();
   /** Their signatures, begun on the thread pool as soon as the body committed (the same for every attempt). */
@@ -122,19 +122,26 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     while (this.due.peek() <= now) {
       const { key, at } = this.due.pop() as { key: string; at: number };
       if (this.queuedAt.get(key) === at) this.queuedAt.delete(key);
-      const event = core.webhooks.pendingEvent(key);
-      // Stale entries (sent meanwhile, ended, rescheduled, paused) are dropped; a later change re-queues.
-      if (event === undefined || this.inFlight.has(key) || event.nextAttemptTime > now || !core.webhooks.isSendable(event)) continue;
-      const webhook = core.webhooks.webhook(event.webhookId) as Webhook;
-      if ((this.perUrl.get(webhook.url) ?? 0) >= cap) {
-        const waiting = this.parked.get(webhook.url);
-        if (waiting === undefined) this.parked.set(webhook.url, [key]);
-        else waiting.push(key);
+      const ready = this.ready(key, now);
+      if (ready === undefined) continue;
+      const url = ready.webhook.url;
+      if ((this.perUrl.get(url) ?? 0) >= cap) {
+        const waiting = this.parked.get(url);
+        if (waiting === undefined) this.parked.set(url, { ids: [key], head: 0 });
+        else waiting.ids.push(key);
         continue;
       }
-      this.attempt(event, webhook, now);
+      this.attempt(ready.event, ready.webhook, now);
     }
     this.arm(this.due.peek(), now);
+  }
+
+  /** The event and its webhook if it may be sent now; stale entries (sent meanwhile, ended, rescheduled, paused) give undefined: a later change queues them again. */
+  private ready(eventId: string, now: number): { event: OutboxEvent; webhook: Webhook } | undefined {
+    const webhooks = this.options.core.webhooks;
+    const event = webhooks.pendingEvent(eventId);
+    if (event === undefined || this.inFlight.has(eventId) || event.nextAttemptTime > now || !webhooks.isSendable(event)) return undefined;
+    return { event, webhook: webhooks.webhook(event.webhookId) as Webhook };
   }
 
   /** Queues the event for its due time if it may be sent. */
@@ -222,15 +229,26 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       });
   }
 
-  /** One attempt to the URL has its reply (or none will come): what waited for a slot is looked at again. */
+  /** One attempt to the URL has its reply (or none will come): the first parked event still ready takes the slot. */
   private freeSlot(url: string): void {
     const left = (this.perUrl.get(url) ?? 1) - 1;
     if (left === 0) this.perUrl.delete(url);
     else this.perUrl.set(url, left);
     const waiting = this.parked.get(url);
-    if (waiting === undefined) return;
-    this.parked.delete(url);
-    for (const id of waiting) this.consider(id);
+    if (waiting === undefined || !this.running) return;
+    const now = this.options.clock();
+    while (waiting.head < waiting.ids.length) {
+      const ready = this.ready(waiting.ids[waiting.head++], now);
+      if (ready === undefined) continue;
+      // The webhook's URL may have changed while it waited: it then takes a slot of its new URL.
+      if (ready.webhook.url === url || (this.perUrl.get(ready.webhook.url) ?? 0) < this.options.core.payments.config.webhook.maxInFlightPerUrl) {
+        this.attempt(ready.event, ready.webhook, now);
+        break;
+      }
+      this.consider(ready.event.eventId);
+    }
+    if (waiting.head >= waiting.ids.length) this.parked.delete(url);
+    else if (waiting.head > 1024 && waiting.head * 2 > waiting.ids.length) this.parked.set(url, { ids: waiting.ids.slice(waiting.head), head: 0 });
   }
 
   /** The attempt's outcome has committed (or could not be): the event may be tried again when due. */

@@ -241,7 +241,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     const ended = cmd.ended;
     if (event === undefined && (ended === undefined || ended.userId !== cmd.userId)) notFound();
     const webhook = this.webhooks.get(event?.webhookId ?? ended?.webhookId ?? '');
-    if (webhook === undefined) refuse('WEBHOOK_NOT_EXIST', `The webhook of event ${cmd.eventId} was deleted`);
+    if (webhook === undefined || webhook.userId !== cmd.userId) refuse('WEBHOOK_NOT_EXIST', `The webhook of event ${cmd.eventId} was deleted`);
     if (webhook.status !== WEBHOOK_STATUS.ACTIVE) refuse('INVALID_STATE', `Webhook ${webhook.webhookId} is disabled; enable it to resend`);
     if (event === undefined && ended !== undefined) {
       // Back from the store: it goes at once and outside its object's order (§6.4).
