@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on a 2-core machine: most test time is waiting on servers and child
+    // processes, not CPU (vitest's default is one fewer than the cores, i.e. serial here).
+    poolOptions: { forks: { minForks: 1, maxForks: 2 } },
   },
 });

@@ -21,7 +21,8 @@ import type { OrderKind } from '../../src/payments/orders.js';
 const SEED = 20_260_601;
 const ROUNDS = 5;
 const LOOPS = 16;
-const KILL_AFTER_MS = { min: 150, max: 900 };
+// Long enough that, with another test file beside it on 2 cores, each status of the payment load is reached.
+const KILL_AFTER_MS = { min: 400, max: 1200 };
 /**
  * Snapshots every 50 commands in some lives (so kills land between snapshots and recovery loads
  * them), the default in others; the core inline in some, in its worker thread in others, so each
