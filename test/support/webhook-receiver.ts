@@ -21,6 +21,8 @@ export interface Reply {
   status: number;
   body?: string;
   delayMs?: number;
+  /** Answered once this settles (a gate the test opens), after `delayMs` if both are given. */
+  until?: Promise<void>;
   headers?: Record<string, string>;
 }
 
@@ -86,8 +88,12 @@ export class WebhookReceiver {
       if (res.destroyed) return;
       res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers }).end(reply.body ?? '');
     };
-    if (reply.delayMs === undefined) answer();
-    else setTimeout(answer, reply.delayMs);
+    const later = (): void => {
+      if (reply.delayMs === undefined) answer();
+      else setTimeout(answer, reply.delayMs);
+    };
+    if (reply.until === undefined) later();
+    else void reply.until.then(later);
     this.waiters = this.waiters.filter((w) => {
       if (this.received.length < w.count) return true;
       w.resolve();

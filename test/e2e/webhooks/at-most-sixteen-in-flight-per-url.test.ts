@@ -1,7 +1,7 @@
 /**
- * Story: at most `maxInFlightPerUrl` (16) attempts in flight per URL (§6.4). A slow receiver gets
- * 24 deposit records' events at once: never more than 16 requests are unanswered together, and all
- * 24 arrive. Set to 4 by the operator, the cap follows at once.
+ * Story: at most `maxInFlightPerUrl` (16) attempts in flight per URL (§6.4). A receiver holds its
+ * answers while 24 deposit records' events are due: exactly 16 requests come and wait, none more;
+ * released, all 24 arrive once. Set to 4 by the operator, the cap follows at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardedMerchant } from '../../support/merchant-client.js';
@@ -22,15 +22,29 @@ describe('story: at most 16 attempts in flight per URL', () => {
     receiver = await WebhookReceiver.start(s.t.server.webhookPublicKey);
     merchantId = await onboardedMerchant(s.client, 'Acme MX');
     await s.client.ok('POST', '/v2/webhook', { eventType: 'FUNDING_WEBHOOK', url: receiver.url });
-    receiver.reply = () => ({ status: 200, body: '{"callbackStatus":"SUCCESS"}', delayMs: 300 });
   });
   afterAll(async () => {
     await s.t.stop();
     await receiver.close();
   });
 
+  /** Holds every answer until the returned function is called. */
+  const hold = (): (() => void) => {
+    let open = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    receiver.reply = () => ({ status: 200, body: '{"callbackStatus":"SUCCESS"}', until: gate });
+    return () => open();
+  };
+  /** No further request within a moment: what was sent is all the cap allows. */
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
+
   it('1. 24 records at once: 16 requests in flight at most, and every event arrives once', async () => {
+    const release = hold();
     await deposits(24, 'A');
+    await receiver.waitFor(16);
+    await settle();
+    expect(receiver.received.length).toBe(16);
+    release();
     await receiver.waitFor(24);
     await s.t.server.webhooks.idle();
     expect(receiver.peakAll).toBe(16);
@@ -40,7 +54,12 @@ describe('story: at most 16 attempts in flight per URL', () => {
   it('2. with maxInFlightPerUrl 4, at most 4', async () => {
     await s.op.ok('PATCH', '/payments/config', { webhook: { maxInFlightPerUrl: 4 } });
     receiver.peakAll = 0;
+    const release = hold();
     await deposits(10, 'B');
+    await receiver.waitFor(28);
+    await settle();
+    expect(receiver.received.length).toBe(28);
+    release();
     await receiver.waitFor(34);
     await s.t.server.webhooks.idle();
     expect(receiver.peakAll).toBe(4);
