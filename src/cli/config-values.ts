@@ -1,10 +1,13 @@
+import { exactPlain, numberKeepsValue } from '../api/admin/admin-body.js';
+import { parseJson, type JsonValue } from '../api/merchant/json-body.js';
 import { unexpectedAnswer, usageError } from './errors.js';
 
 /**
  * `config set key=value …`: a command line has only strings, the config has numbers, strings and
  * booleans. Each value takes the JSON type of the key's current value, so
  * `requestWeightPerMinute=6000` is sent as the number 6000 while `defaultMakerFeeRate=0.0008`
- * stays the decimal string it must be.
+ * stays the decimal string it must be. A number is sent exactly as typed or refused: one that
+ * JSON would carry as another number (`1.00000000000000001`, `9007199254740993`) is a usage error.
  */
 export function configPatch(current: unknown, assignments: readonly string[]): Record<string, unknown> {
   if (typeof current !== 'object' || current === null || Array.isArray(current)) {
@@ -28,23 +31,26 @@ export function configPatch(current: unknown, assignments: readonly string[]): R
 
 function typedValue(key: string, text: string, currentValue: unknown): unknown {
   switch (typeof currentValue) {
-    case 'number': {
-      const value = Number(text);
-      if (!/^-?[0-9]+(\.[0-9]+)?$/.test(text) || (!text.includes('.') && !Number.isSafeInteger(value))) {
-        throw usageError(`config key '${key}' takes a number, got '${text}'`);
-      }
-      return value;
-    }
+    case 'number':
+      if (!/^-?[0-9]+(\.[0-9]+)?$/.test(text)) throw usageError(`config key '${key}' takes a number, got '${text}'`);
+      if (!numberKeepsValue(text)) throw usageError(`config key '${key}' takes a number, got '${text}', which JSON would not carry exactly`);
+      return Number(text);
     case 'boolean':
       if (text !== 'true' && text !== 'false') throw usageError(`config key '${key}' takes true or false, got '${text}'`);
       return text === 'true';
-    case 'object':
+    case 'object': {
       if (currentValue === null) return text;
+      // Read with each number's literal kept, so that a number JSON.stringify would change is caught here.
+      let json: JsonValue;
       try {
-        return JSON.parse(text) as unknown;
+        json = parseJson(text, key);
       } catch {
         throw usageError(`config key '${key}' takes a JSON ${Array.isArray(currentValue) ? 'array' : 'object'}, got '${text}'`);
       }
+      return exactPlain(json, key, (at) => {
+        throw usageError(`config key '${key}' has a number at ${at} that JSON would not carry exactly`);
+      });
+    }
     default:
       return text;
   }
