@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { CoreThread } from './exchange/core-host.js';
+import { DEFAULT_MAX_QUEUED } from './exchange/sequencer.js';
 
 /** Environment of spec/operator.md, validated once at start-up. */
 export interface Config {
@@ -19,6 +20,8 @@ export interface Config {
   engineTimeoutMs: number;
   /** Where the core and the journal's writes run: the HTTP thread (default) or a worker thread. */
   coreThread: CoreThread;
+  /** Commands waiting for the core, at most; beyond, a write is refused at once with 503 (`BOURSE_MAX_PENDING_COMMANDS`). */
+  maxPendingCommands: number;
   /** `BOURSE_SANDBOX` (area B §1.7): merchant tokens may drive the simulator; default on. */
   sandbox: boolean;
 }
@@ -48,6 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isSafeInteger(engineTimeoutMs) || engineTimeoutMs < 1) throw new ConfigError('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
   const coreThread = env.BOURSE_CORE_THREAD ?? 'inline';
   if (coreThread !== 'inline' && coreThread !== 'worker') throw new ConfigError(`BOURSE_CORE_THREAD must be inline or worker, got ${coreThread}`);
+  const maxPendingCommands = Number(env.BOURSE_MAX_PENDING_COMMANDS ?? String(DEFAULT_MAX_QUEUED));
+  if (!Number.isSafeInteger(maxPendingCommands) || maxPendingCommands < 1 || maxPendingCommands > 1_000_000) {
+    throw new ConfigError('BOURSE_MAX_PENDING_COMMANDS must be an integer from 1 to 1000000');
+  }
   const sandbox = env.BOURSE_SANDBOX ?? '1';
   if (sandbox !== '0' && sandbox !== '1') throw new ConfigError(`BOURSE_SANDBOX must be 0 or 1, got ${sandbox}`);
   return {
@@ -63,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotEveryCommands,
     engineTimeoutMs,
     coreThread,
+    maxPendingCommands,
     sandbox: sandbox === '1',
   };
 }

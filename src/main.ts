@@ -9,7 +9,7 @@ import { resolveWebhookKey } from './webhooks/webhook-key.js';
 import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { buildApp } from './api/app.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter } from './api/auth/rate-limiter.js';
+import { DEFAULT_RATE_LIMITS, followTradingConfig, RateLimiter } from './api/auth/rate-limiter.js';
 import { openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
 import { ListenKeys } from './api/ws/listen-keys.js';
@@ -74,6 +74,13 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       logger.fatal({ err: error }, 'the core failed (a commit, or its worker); stopping');
       process.exit(70);
     },
+    maxPendingCommands: config.maxPendingCommands,
+    // A full disk does not stop the server: writes are refused (503) until there is room again.
+    onWriteEvent: (event) => {
+      if (event.type === 'writesSuspended') logger.error(event, 'the journal cannot be written (disk full): writes suspended, reads still served');
+      else if (event.type === 'writesResumed') logger.warn(event, 'the journal takes writes again: writes resumed');
+      else logger.warn(event, 'no room for a snapshot: skipped, the journal still holds every command');
+    },
   };
   const started = process.hrtime.bigint();
   const host = config.coreThread === 'worker' ? await startWorkerCore(hostOptions) : startInlineCore(hostOptions);
@@ -86,6 +93,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   try {
     const metrics = new Metrics(() => core);
     const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
+    // Its settings are the recovered trading config's, and follow each committed change of it.
+    const rateLimits = followTradingConfig(limiter, () => core.spot.rateLimits);
     const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
     const userStreams = createUserStreams({ listenKeys, exchange: { core }, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
     // Market read models are rebuilt from the committed trades; the books come from the core.
@@ -114,6 +123,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       onError: (error) => logger.warn({ err: error }, 'a webhook attempt could not be recorded'),
     });
     subscribers.add(
+      rateLimits,
       metrics,
       { onCommit: (info) => market.onTrades(info.rows.trades) },
       // After the read models took the batch, so a new subscription's snapshot already holds it.

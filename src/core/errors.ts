@@ -8,6 +8,8 @@ import { Refusal } from './refusal.js';
 export interface ErrorSpec {
   readonly msg: string;
   readonly http: number;
+  /** Sent as `Retry-After` with the error: the failure is the server's, and passes. */
+  readonly retryAfterSec?: number;
 }
 
 export const ERRORS = {
@@ -27,6 +29,15 @@ export const ERRORS = {
   },
   TOO_MANY_ORDERS: { code: -1015, msg: 'Too many new orders; current limit is %s orders per %s.', http: 429 },
   SERVICE_UNAVAILABLE: { code: -1016, msg: 'This service is no longer available.', http: 503 },
+  // The server's own limits, not the client's: 503, and a retry soon may pass. -1003 keeps its
+  // meaning (too many requests: back off and retry), -1016 its meaning (cannot serve this now).
+  ENGINE_BUSY: { code: -1003, msg: 'Too many requests; current limit is %s requests waiting for the engine.', http: 503, retryAfterSec: 1 },
+  WRITES_SUSPENDED: {
+    code: -1016,
+    msg: 'This service is no longer available. Writes are suspended: the journal cannot be written (disk full); reads still work, retry later.',
+    http: 503,
+    retryAfterSec: 5,
+  },
   TIMESTAMP_OUTSIDE_RECV_WINDOW: { code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.', http: 400 },
   INVALID_SIGNATURE: { code: -1022, msg: 'Signature for this request is not valid.', http: 400 },
   ILLEGAL_CHARS: { code: -1100, msg: "Illegal characters found in parameter '%s'; legal range is '%s'.", http: 400 },
@@ -79,9 +90,11 @@ export class BourseError extends Refusal {
   readonly code: number;
   readonly http: number;
   readonly errorName: ErrorName;
+  /** Seconds a client should wait before retrying, for the errors that say so. */
+  readonly retryAfterSec: number | undefined;
 
   constructor(name: ErrorName, args: readonly (string | number)[] = [], detail?: string) {
-    const spec = ERRORS[name];
+    const spec: { code: number } & ErrorSpec = ERRORS[name];
     let index = 0;
     let msg: string = spec.msg.replace(/%s/g, () => String(args[index++] ?? ''));
     if (detail !== undefined) msg = `${msg} ${detail}`;
@@ -89,6 +102,7 @@ export class BourseError extends Refusal {
     this.code = spec.code;
     this.http = spec.http;
     this.errorName = name;
+    this.retryAfterSec = spec.retryAfterSec;
   }
 
   get wireName(): string {

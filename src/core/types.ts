@@ -221,6 +221,14 @@ export interface SetTradingConfigCommand {
   maxOpenOrdersPerAccount?: number;
   defaultMakerFeeRate?: string;
   defaultTakerFeeRate?: string;
+  /** Rate limits and bans (area A §6) and the listenKey validity (§3.5): held by the core, enforced by the API's limiter. */
+  requestWeightPerMinute?: number;
+  ordersPerSecond?: number;
+  ordersPerDay?: number;
+  banStrikes?: number;
+  banBaseMs?: number;
+  banMaxMs?: number;
+  listenKeyTtlMs?: number;
 }
 
 export type Command =

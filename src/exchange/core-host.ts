@@ -5,15 +5,29 @@
  */
 
 import type { Command } from '../core/types.js';
+import { isDiskFull } from '../store/sqlite/disk-space.js';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import type { ExchangeCore } from './exchange-core.js';
-import { recover } from './recovery.js';
+import { recover, rollBackToJournal } from './recovery.js';
 import { Sequencer, type CommitInfo } from './sequencer.js';
 import { SnapshotSchedule } from './snapshot-schedule.js';
 import { verifyLedger, type VerifyReport } from './verify.js';
 
 export type CoreThread = 'inline' | 'worker';
+
+/** How often a writer whose disk was full tries a probe write (DEFAULT_WRITE_PROBE_MS). */
+export const DEFAULT_WRITE_PROBE_MS = 1000;
+
+/**
+ * What the writer tells its owner about the journal's writes, for the log: suspended when a commit
+ * found the disk full (the batch was refused and the state brought back to `seq`), resumed when a
+ * probe write succeeded, a snapshot skipped for want of room (the journal still holds everything).
+ */
+export type WriteEvent =
+  | { type: 'writesSuspended'; seq: number; reason: string }
+  | { type: 'writesResumed'; seq: number; suspendedMs: number }
+  | { type: 'snapshotSkipped'; seq: number; reason: string };
 
 export interface CoreHostOptions {
   dbPath: string;
@@ -25,6 +39,12 @@ export interface CoreHostOptions {
   onCommit: (info: CommitInfo) => void;
   /** Memory may be ahead of disk: the owner must stop and recover from the journal. */
   onFatal: (error: unknown) => void;
+  /** Commands submitted and not yet answered, at most (default DEFAULT_MAX_QUEUED); beyond, ENGINE_BUSY. */
+  maxPendingCommands?: number;
+  /** Transitions of the journal's writes (disk full, room again), on this thread. */
+  onWriteEvent?: (event: WriteEvent) => void;
+  /** How often a suspended writer probes for room (default DEFAULT_WRITE_PROBE_MS). */
+  writeProbeMs?: number;
 }
 
 export interface CoreHost {
@@ -39,6 +59,12 @@ export interface CoreHost {
   submit(command: Command): Promise<unknown>;
   /** The operator's ledger check, on the writer's state and store between two batches. */
   verify(options: { replay?: boolean }): Promise<VerifyReport>;
+  /**
+   * Caps the database at `pages` pages (SQLite `max_page_count` on the writer's connection), or
+   * lifts the cap (null); resolves with the cap in force. A test and diagnostic knob: it makes the
+   * disk look full, to rehearse the suspension of writes. Hosts over a SQLite writer offer it.
+   */
+  limitDatabasePages?(pages: number | null): Promise<number>;
   /** Refuses new commands, settles the pending ones, snapshots (unless failed) and closes the store. */
   close(): Promise<void>;
 }
@@ -54,7 +80,15 @@ export interface Writer {
   close(): Promise<void>;
 }
 
-/** Opens the store, recovers the core and starts the writer: inline, or inside the core worker. */
+/**
+ * Opens the store, recovers the core and starts the writer: inline, or inside the core worker.
+ *
+ * A commit that fails with SQLITE_FULL does not stop it: the batch is refused (WRITES_SUSPENDED),
+ * the core is brought back to the journal's state, and every command is refused until a probe
+ * write, tried every `writeProbeMs`, commits; then writes resume by themselves. Nothing
+ * acknowledged is lost (it is in the journal) and memory is never ahead of disk. Any other
+ * failure of a commit is fatal, as before.
+ */
 export function openWriter(options: CoreHostOptions): Writer {
   const store = openSqliteStore({ path: options.dbPath, synchronous: options.synchronous });
   let recovered: ReturnType<typeof recover>;
@@ -65,18 +99,56 @@ export function openWriter(options: CoreHostOptions): Writer {
     throw error;
   }
   const { core, snapshotSeq, replayed } = recovered;
-  const snapshots = new SnapshotSchedule(core, store, options.snapshotEveryCommands, snapshotSeq);
+  const report = options.onWriteEvent ?? (() => undefined);
+  let snapshots = new SnapshotSchedule(core, store, options.snapshotEveryCommands, snapshotSeq);
+  /** A snapshot is a shortcut for recovery, not a record: without room it is skipped, not fatal. */
+  const snapshotUnlessFull = (take: () => void): void => {
+    try {
+      take();
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      report({ type: 'snapshotSkipped', seq: core.lastSeq, reason: (error as Error).message });
+      // The next try is a whole interval later: serialising the state on every commit would cost more.
+      snapshots = new SnapshotSchedule(core, store, options.snapshotEveryCommands, core.lastSeq);
+    }
+  };
   let failed = false;
-  const sequencer = new Sequencer({
+  let probe: NodeJS.Timeout | undefined;
+  let suspendedAt = 0;
+  const probeForRoom = (): void => {
+    try {
+      store.probeWrite();
+    } catch {
+      // Still no room (or the disk is failing): memory equals the journal, so waiting is safe.
+      return;
+    }
+    clearInterval(probe);
+    probe = undefined;
+    sequencer.resumeWrites();
+    report({ type: 'writesResumed', seq: sequencer.lastSeq, suspendedMs: Math.max(0, options.clock() - suspendedAt) });
+  };
+  const sequencer: Sequencer = new Sequencer({
     store,
     applier: core,
     clock: options.clock,
+    maxQueued: options.maxPendingCommands,
     onCommit: (info) => {
       options.onCommit(info);
-      snapshots.afterCommit();
+      snapshotUnlessFull(() => snapshots.afterCommit());
+    },
+    onCommitFailure: (error, committedSeq) => {
+      if (!isDiskFull(error)) return false;
+      // Throws (a fatal failure) when the journal does not end where the sequencer says it does.
+      rollBackToJournal(core, store, committedSeq);
+      suspendedAt = options.clock();
+      report({ type: 'writesSuspended', seq: committedSeq, reason: (error as Error).message });
+      probe = setInterval(probeForRoom, options.writeProbeMs ?? DEFAULT_WRITE_PROBE_MS);
+      probe.unref();
+      return true;
     },
     onFatal: (error) => {
       failed = true;
+      clearInterval(probe);
       options.onFatal(error);
     },
   });
@@ -88,7 +160,8 @@ export function openWriter(options: CoreHostOptions): Writer {
     sequencer,
     async close() {
       await sequencer.close().catch(() => undefined);
-      if (!failed) snapshots.atStop();
+      clearInterval(probe);
+      if (!failed) snapshotUnlessFull(() => snapshots.atStop());
       store.close();
     },
   };
@@ -104,6 +177,7 @@ export function startInlineCore(options: CoreHostOptions): CoreHost {
     replayed: writer.replayed,
     submit: (command) => writer.sequencer.submit(command),
     verify: (verifyOptions) => Promise.resolve(verifyLedger(core, store, options.clock(), verifyOptions)),
+    limitDatabasePages: (pages) => new Promise((resolve) => resolve(store.setMaxPageCount(pages))),
     close: () => writer.close(),
   };
 }

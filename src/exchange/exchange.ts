@@ -32,4 +32,10 @@ export class Exchange {
   verify(options: { replay?: boolean } = {}): Promise<VerifyReport> {
     return this.host.verify(options);
   }
+
+  /** Test and diagnostic knob: caps the database at `pages` pages, or lifts the cap (null); see CoreHost. */
+  limitDatabasePages(pages: number | null): Promise<number> {
+    if (this.host.limitDatabasePages === undefined) return Promise.reject(new Error('this core host has no database page limit'));
+    return this.host.limitDatabasePages(pages);
+  }
 }

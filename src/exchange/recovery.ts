@@ -60,3 +60,34 @@ export function takeSnapshot(core: ExchangeCore, store: Store): { seq: number; h
   store.saveSnapshot({ seq: core.lastSeq, hash, state });
   return { seq: core.lastSeq, hash };
 }
+
+/**
+ * After a commit that failed, `core` is ahead of the journal by that batch: this brings it back to
+ * the journal's state (`committedSeq`), recovered as at start (latest snapshot + replay). Readers
+ * and streams hold `core` itself, so the recovered state is moved into it rather than handed out.
+ * Throws a RecoveryError when the journal does not end at `committedSeq`: then the failed commit's
+ * outcome is not what SQLite reported, and only a restart may decide.
+ */
+export function rollBackToJournal(core: ExchangeCore, store: Store, committedSeq: number): Recovered {
+  const recovered = recover(store);
+  if (recovered.core.lastSeq !== committedSeq) {
+    throw new RecoveryError(`after a failed commit the journal ends at seq ${recovered.core.lastSeq}, not at the last committed ${committedSeq}`);
+  }
+  moveState(recovered.core, core);
+  return { ...recovered, core };
+}
+
+/**
+ * Makes `into` hold `from`'s state: every field of the core moves over (the ledger and the
+ * modules), and the modules' references to their core are re-pointed at `into`. `from` must not be
+ * used afterwards. The deadline epoch only moves forward, so the scheduler re-reads the deadlines.
+ */
+function moveState(from: ExchangeCore, into: ExchangeCore): void {
+  const deadlineEpoch = into.deadlineEpoch;
+  Object.assign(into, from);
+  for (const module of into.modules) {
+    const fields = module as unknown as Record<string, unknown>;
+    for (const key of Object.keys(fields)) if (fields[key] === from) fields[key] = into;
+  }
+  into.deadlineEpoch = deadlineEpoch + 1;
+}

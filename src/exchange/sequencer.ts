@@ -37,6 +37,18 @@ export interface SequencerOptions {
   maxBatch?: number;
   /** When > 0, wait up to this long for a batch to fill before applying it (default 0: next turn). */
   maxBatchDelayMs?: number;
+  /**
+   * Most commands waiting for their batch (default DEFAULT_MAX_QUEUED); a command beyond it is
+   * refused at once with ENGINE_BUSY, before it is applied or journaled.
+   */
+  maxQueued?: number;
+  /**
+   * A batch's commit failed. Return true when the failure is one to wait out (the disk is full)
+   * and the state machine is back at the last committed state (`committedSeq`): the batch, the
+   * commands waiting and every later one are refused with WRITES_SUSPENDED until `resumeWrites`.
+   * Return false (or throw) for a failure that stops the sequencer (`onFatal`). Default: false.
+   */
+  onCommitFailure?: (error: unknown, committedSeq: number) => boolean;
   onCommit?: (info: CommitInfo) => void;
   /** Memory may be ahead of disk: the owner must stop and recover from the journal. */
   onFatal?: (error: unknown) => void;
@@ -62,6 +74,14 @@ interface FlushWaiter {
 }
 
 export const DEFAULT_MAX_BATCH = 4096;
+/**
+ * Commands waiting for the core, at most (BOURSE_MAX_PENDING_COMMANDS). At the 11–14k commands/s
+ * the HTTP bench measures, a full queue is answered within about a second, far inside the 10 s
+ * engine timeout: an admitted command is answered, not timed out and resent, which is what makes
+ * an unbounded queue grow. A waiting command holds about 750 bytes here (measured) besides its
+ * request, so the bound also caps that memory: 7 MiB here, where 200,000 unbounded held 140 MiB.
+ */
+export const DEFAULT_MAX_QUEUED = 10_000;
 /** Follow-ups one submitted command may cause (a decision chain is a few steps long). */
 const MAX_FOLLOW_UPS = 16;
 
@@ -78,6 +98,8 @@ export class Sequencer {
   private readonly clock: () => number;
   private readonly maxBatch: number;
   private readonly maxBatchDelayMs: number;
+  private readonly maxQueued: number;
+  private readonly onCommitFailure: (error: unknown, committedSeq: number) => boolean;
   private readonly onCommit: ((info: CommitInfo) => void) | undefined;
   private readonly onFatal: (error: unknown) => void;
 
@@ -91,11 +113,14 @@ export class Sequencer {
   private committedTs: number;
   private closed = false;
   private failed = false;
+  private suspended = false;
 
   constructor(options: SequencerOptions) {
     const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     const maxBatchDelayMs = options.maxBatchDelayMs ?? 0;
+    const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED;
     if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be ≥ 1: ${maxBatch}`);
+    if (!Number.isSafeInteger(maxQueued) || maxQueued < 1) throw new RangeError(`maxQueued must be ≥ 1: ${maxQueued}`);
     if (!Number.isFinite(maxBatchDelayMs) || maxBatchDelayMs < 0) {
       throw new RangeError(`maxBatchDelayMs must be ≥ 0: ${maxBatchDelayMs}`);
     }
@@ -104,6 +129,8 @@ export class Sequencer {
     this.clock = options.clock;
     this.maxBatch = maxBatch;
     this.maxBatchDelayMs = maxBatchDelayMs;
+    this.maxQueued = maxQueued;
+    this.onCommitFailure = options.onCommitFailure ?? (() => false);
     this.onCommit = options.onCommit;
     this.onFatal = options.onFatal ?? crash;
     this.committedSeq = this.store.lastSeq();
@@ -113,6 +140,21 @@ export class Sequencer {
   /** Sequence number of the last committed command (the state's position in the journal). */
   get lastSeq(): number {
     return this.committedSeq;
+  }
+
+  /** Commands waiting for their batch (at most `maxQueued`). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** True from a commit that failed for want of space until `resumeWrites`. */
+  get writesSuspended(): boolean {
+    return this.suspended;
+  }
+
+  /** The owner saw the store take a write again: commands are applied again from now on. */
+  resumeWrites(): void {
+    this.suspended = false;
   }
 
   /** Resolves with `apply`'s result once the command is committed; rejects with a Refusal. */
@@ -130,6 +172,15 @@ export class Sequencer {
   enqueue(command: Command, settle: (outcome: Outcome) => void, receivedAt?: number): void {
     if (this.closed || this.failed) {
       settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
+      return;
+    }
+    // Refused before it is applied: a refused command changes nothing and is not journaled.
+    if (this.suspended) {
+      settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
+      return;
+    }
+    if (this.queue.length >= this.maxQueued) {
+      settle({ accepted: false, error: new BourseError('ENGINE_BUSY', [this.maxQueued]) });
       return;
     }
     this.queue.push({ command, settle, receivedAt });
@@ -222,7 +273,7 @@ export class Sequencer {
       try {
         this.store.appendBatch(commands, rows);
       } catch (error) {
-        this.fail(error, batch);
+        this.commitFailed(error, batch);
         return;
       }
       commitMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -276,6 +327,34 @@ export class Sequencer {
       released++;
     }
     if (released > 0) this.flushWaiters = this.flushWaiters.slice(released);
+  }
+
+  /**
+   * Nothing of `batch` was committed. If the owner brings the state back to the committed one and
+   * waits for space, the batch is refused (never acknowledged, never applied as far as anyone will
+   * see) and writes are suspended; otherwise the sequencer stops.
+   */
+  private commitFailed(error: unknown, batch: Submission[]): void {
+    let waitForSpace: boolean;
+    try {
+      waitForSpace = this.onCommitFailure(error, this.committedSeq);
+    } catch (rollbackError) {
+      const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+      this.fail(new Error(`a commit failed (${why(error)}) and the state could not be brought back to the journal: ${why(rollbackError)}`, { cause: rollbackError }), batch);
+      return;
+    }
+    if (!waitForSpace) {
+      this.fail(error, batch);
+      return;
+    }
+    this.suspended = true;
+    this.cancelSchedule();
+    const waiting = this.queue;
+    this.queue = [];
+    for (const submission of batch) submission.settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
+    for (const submission of waiting) submission.settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
+    this.settledCount += batch.length + waiting.length;
+    this.releaseFlushWaiters();
   }
 
   /** Stops for good: nothing of `batch` was committed, so none of it may be acknowledged. */

@@ -17,8 +17,12 @@ export type OlderImage = Omit<LedgerImage, 'counters'> &
     counters: LedgerImage['counters'] & SpotImage['counters'] & FundsImage['counters'];
   } & ({ version: 1; clientOrderIds: [number, [string, number][]][] } | { version: 2; clientOrderIds: ClientOrderIdsImage });
 
+/** Version 3: today's layout, without the spot part's `rateLimits` (restored as the defaults). */
+export type Version3Image = Omit<CoreImage, 'version'> & { version: 3 };
+
 /** The same state in today's layout: each module's part under its name. */
-export function upgradeImage(old: OlderImage): CoreImage {
+export function upgradeImage(old: OlderImage | Version3Image): CoreImage {
+  if (old.version === 3) return { ...old, version: IMAGE_VERSION };
   if (old.version !== 1 && old.version !== 2) throw new Error(`unknown snapshot version ${String((old as { version: unknown }).version)}`);
   const c = old.counters;
   const clientOrderIds = old.version === 1 ? ClientOrderIds.fromEntries(old.clientOrderIds).image(c.nextOrderId) : old.clientOrderIds;

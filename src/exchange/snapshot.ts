@@ -4,15 +4,18 @@ import type { Account } from '../ledger/account.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { sortedEntries } from './core-module.js';
 import { ExchangeCore } from './exchange-core.js';
-import { upgradeImage, type OlderImage } from './snapshot-upgrade.js';
+import { upgradeImage, type OlderImage, type Version3Image } from './snapshot-upgrade.js';
 
 /**
  * The whole core state as canonical JSON: the shared ledger, then each module's part under its
  * name. Maps become arrays sorted by key, bigints decimal strings, books their orders in priority
  * order. Equal states give equal text, hence equal hashes.
  */
-/** 3: one part per module (1 and 2 were flat; still read, see snapshot-upgrade.ts). */
-export const IMAGE_VERSION = 3;
+/**
+ * 4: the spot part holds the rate-limit settings of the trading config. 3: one part per module,
+ * as today, without them. 1 and 2 were flat. All are still read, see snapshot-upgrade.ts.
+ */
+export const IMAGE_VERSION = 4;
 
 export interface LedgerImage {
   counters: { nextUserId: number; nextAccountId: number; nextFlowId: number };
@@ -157,7 +160,7 @@ export function restoreCore(stateJson: string): ExchangeCore {
  * A module absent from an older image starts empty.
  */
 export function restoreSnapshot(stateJson: string): { core: ExchangeCore; current: boolean } {
-  const parsed = JSON.parse(stateJson) as CoreImage | OlderImage;
+  const parsed = JSON.parse(stateJson) as CoreImage | OlderImage | Version3Image;
   const image = parsed.version === IMAGE_VERSION ? parsed : upgradeImage(parsed);
   const core = new ExchangeCore();
   core.lastSeq = image.lastSeq;

@@ -9,7 +9,14 @@ import { sortedEntries, type CoreModule } from './core-module.js';
 import type { ExchangeCore } from './exchange-core.js';
 import type { LiveOrder } from './live-order.js';
 import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
-import { DEFAULT_CORE_LIMITS, setTradingConfig, type CoreLimits } from './trading-config.js';
+import {
+  DEFAULT_CORE_LIMITS,
+  DEFAULT_RATE_LIMIT_SETTINGS,
+  restoreRateLimitSettings,
+  setTradingConfig,
+  type CoreLimits,
+  type RateLimitSettings,
+} from './trading-config.js';
 
 export interface SymbolState {
   spec: SymbolSpec;
@@ -19,6 +26,8 @@ export interface SymbolState {
 export interface SpotImage {
   counters: { nextOrderId: number; nextTradeId: number };
   limits: CoreLimits;
+  /** Since image version 4; absent from older images, which restore the defaults. */
+  rateLimits?: RateLimitSettings;
   symbols: {
     symbol: string;
     baseAsset: string;
@@ -58,6 +67,8 @@ export class SpotModule implements CoreModule<SpotImage> {
   /** Every client order id an account ever used (area A §4.7), → order id. */
   clientOrderIds = new ClientOrderIds();
   limits: CoreLimits = { ...DEFAULT_CORE_LIMITS };
+  /** Rate limits of the trading config, which the API's limiter follows after each commit. */
+  rateLimits: RateLimitSettings = { ...DEFAULT_RATE_LIMIT_SETTINGS };
   nextOrderId = 1;
   nextTradeId = 1;
 
@@ -132,6 +143,8 @@ export class SpotModule implements CoreModule<SpotImage> {
     return {
       counters: { nextOrderId: this.nextOrderId, nextTradeId: this.nextTradeId },
       limits: { ...this.limits },
+      // Key order is the defaults': the object is only ever made from them and then assigned to.
+      rateLimits: { ...this.rateLimits },
       symbols: sortedEntries(this.symbols).map(([, s]) => ({
         symbol: s.spec.symbol,
         baseAsset: s.spec.baseAsset,
@@ -159,6 +172,7 @@ export class SpotModule implements CoreModule<SpotImage> {
     this.nextOrderId = image.counters.nextOrderId;
     this.nextTradeId = image.counters.nextTradeId;
     this.limits = { ...image.limits };
+    this.rateLimits = restoreRateLimitSettings(image.rateLimits);
     for (const o of image.orders) {
       const order: LiveOrder = {
         ...o,

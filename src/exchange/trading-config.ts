@@ -15,6 +15,54 @@ export const DEFAULT_CORE_LIMITS: CoreLimits = {
   maxOpenOrdersPerAccount: 1000,
 };
 
+/**
+ * Rate limits and bans of area A §6 (also applied by area B) and the listenKey validity (§3.5).
+ * The API's rate limiter enforces them; the core only holds them, so that an operator's change is
+ * journaled and survives a restart like any other.
+ */
+export interface RateLimitSettings {
+  requestWeightPerMinute: number;
+  ordersPerSecond: number;
+  ordersPerDay: number;
+  banStrikes: number;
+  banBaseMs: number;
+  banMaxMs: number;
+  listenKeyTtlMs: number;
+}
+
+export const RATE_LIMIT_KEYS = [
+  'requestWeightPerMinute',
+  'ordersPerSecond',
+  'ordersPerDay',
+  'banStrikes',
+  'banBaseMs',
+  'banMaxMs',
+  'listenKeyTtlMs',
+] as const satisfies readonly (keyof RateLimitSettings)[];
+
+/** What a new data directory starts with, and what an image or journal from before these settings were journaled gets. */
+export const DEFAULT_RATE_LIMIT_SETTINGS: Readonly<RateLimitSettings> = Object.freeze({
+  requestWeightPerMinute: 3000,
+  ordersPerSecond: 20,
+  ordersPerDay: 350_000,
+  banStrikes: 20,
+  banBaseMs: 120_000,
+  banMaxMs: 259_200_000,
+  listenKeyTtlMs: 3_600_000,
+});
+
+/** The settings of a snapshot image, member by member; a member the image lacks (an older image) takes its default. */
+export function restoreRateLimitSettings(image: Partial<RateLimitSettings> | undefined): RateLimitSettings {
+  const settings = { ...DEFAULT_RATE_LIMIT_SETTINGS };
+  for (const key of RATE_LIMIT_KEYS) {
+    const value = image?.[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`snapshot rate limit ${key} is not a count: ${String(value)}`);
+    settings[key] = value;
+  }
+  return settings;
+}
+
 /** A fee rate of area A §4.8: 0 to 0.1 with at most 8 decimals, as fixed-point 10^-8 units; -1130 otherwise. */
 export function parseFeeRate(text: string, param: string): bigint {
   const atto = parseDecimal(text);
@@ -33,21 +81,29 @@ function positiveCount(value: number | undefined, param: string): number | undef
   return value;
 }
 
-/** The core's part of the trading config; every value is checked before any is set. */
+/** Changes the trading config (area A §10); every value is checked before any is set. */
 export function setTradingConfig(core: ExchangeCore, cmd: SetTradingConfigCommand): unknown {
   const perSymbol = positiveCount(cmd.maxOpenOrdersPerSymbol, 'maxOpenOrdersPerSymbol');
   const perAccount = positiveCount(cmd.maxOpenOrdersPerAccount, 'maxOpenOrdersPerAccount');
   const maker = cmd.defaultMakerFeeRate === undefined ? undefined : parseFeeRate(cmd.defaultMakerFeeRate, 'defaultMakerFeeRate');
   const taker = cmd.defaultTakerFeeRate === undefined ? undefined : parseFeeRate(cmd.defaultTakerFeeRate, 'defaultTakerFeeRate');
+  const rateLimits: Partial<RateLimitSettings> = {};
+  for (const key of RATE_LIMIT_KEYS) {
+    const value = positiveCount(cmd[key], key);
+    if (value !== undefined) rateLimits[key] = value;
+  }
   if (perSymbol !== undefined) core.spot.limits.maxOpenOrdersPerSymbol = perSymbol;
   if (perAccount !== undefined) core.spot.limits.maxOpenOrdersPerAccount = perAccount;
   if (maker !== undefined) core.ledger.defaultMakerFeeRate = maker;
   if (taker !== undefined) core.ledger.defaultTakerFeeRate = taker;
+  Object.assign(core.spot.rateLimits, rateLimits);
   return tradingConfigView(core);
 }
 
+/** The whole trading config as `GET /admin/v1/trading/config` answers it: rate limits, open-order limits, default fees. */
 export function tradingConfigView(core: ExchangeCore): Record<string, unknown> {
   return {
+    ...core.spot.rateLimits,
     maxOpenOrdersPerSymbol: core.spot.limits.maxOpenOrdersPerSymbol,
     maxOpenOrdersPerAccount: core.spot.limits.maxOpenOrdersPerAccount,
     defaultMakerFeeRate: formatFeeRate(core.ledger.defaultMakerFeeRate),

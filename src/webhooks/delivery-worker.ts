@@ -12,6 +12,8 @@ import { signBody } from './signature.js';
 
 /** How often ended events past their retention are purged (§6.4: 30 days by default). */
 const PURGE_EVERY_MS = 3_600_000;
+/** When an attempt's outcome could not be recorded (overload, writes suspended), the attempt is made again this much later. */
+const UNRECORDED_RETRY_MS = 5_000;
 
 export interface DeliveryWorkerOptions {
   core: ExchangeCore;
@@ -222,11 +224,15 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
         // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
         return this.running ? options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url, time: now, ...outcome }) : undefined;
       })
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        freeSlot();
-        this.finished(event.eventId);
-      });
+      .then(
+        () => this.finished(event.eventId),
+        (error: unknown) => {
+          // Not recorded, so not counted: the same attempt goes again later, not at once in a loop.
+          options.onError?.(error);
+          freeSlot();
+          this.finished(event.eventId, options.clock() + UNRECORDED_RETRY_MS);
+        },
+      );
   }
 
   /** One attempt to the URL has its reply (or none will come): the first parked event still ready takes the slot. */
@@ -251,11 +257,16 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     else if (waiting.head > 1024 && waiting.head * 2 > waiting.ids.length) this.parked.set(url, { ids: waiting.ids.slice(waiting.head), head: 0 });
   }
 
-  /** The attempt's outcome has committed (or could not be): the event may be tried again when due. */
-  private finished(eventId: string): void {
+  /** The attempt's outcome has committed (or, with `retryAt`, could not be): the event may be tried again when due. */
+  private finished(eventId: string, retryAt?: number): void {
     this.inFlight.delete(eventId);
-    // A failed attempt's event is due again later; its reschedule row queued it already.
-    this.consider(eventId);
+    if (retryAt === undefined) {
+      // A failed attempt's event is due again later; its reschedule row queued it already.
+      this.consider(eventId);
+    } else {
+      this.queuedAt.set(eventId, retryAt);
+      this.due.push(retryAt, eventId);
+    }
     if (this.inFlight.size === 0) {
       for (const resolve of this.settled) resolve();
       this.settled.clear();

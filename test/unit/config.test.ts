@@ -29,3 +29,17 @@ describe('loadConfig: BOURSE_ENGINE_TIMEOUT_MS', () => {
     expect(() => loadConfig({ BOURSE_ENGINE_TIMEOUT_MS: value })).toThrow('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
   });
 });
+
+describe('loadConfig: BOURSE_MAX_PENDING_COMMANDS', () => {
+  it('when it is not set, then at most 10000 commands wait for the core', () => {
+    expect(loadConfig({}).maxPendingCommands).toBe(10_000);
+  });
+
+  it('when it is 250, then that is the bound', () => {
+    expect(loadConfig({ BOURSE_MAX_PENDING_COMMANDS: '250' }).maxPendingCommands).toBe(250);
+  });
+
+  it.each(['0', '-1', '1.5', 'many', '1000001'])('when it is "%s", then the start is refused with a ConfigError', (value) => {
+    expect(() => loadConfig({ BOURSE_MAX_PENDING_COMMANDS: value })).toThrow('BOURSE_MAX_PENDING_COMMANDS must be an integer from 1 to 1000000');
+  });
+});

@@ -3,11 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BourseError } from '../../core/errors.js';
 import { PERMISSIONS, type AssetKind, type Command, type Permission, type SymbolStatus, type UserType } from '../../core/types.js';
 import type { Exchange } from '../../exchange/exchange.js';
-import { tradingConfigView } from '../../exchange/trading-config.js';
+import { RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { parseIpWhitelist } from '../auth/ip-whitelist.js';
 import { generateApiCredential } from '../auth/keys.js';
-import type { RateLimitConfig } from '../auth/rate-limiter.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import { FORMATS } from '../params.js';
 import { rawParts, sendError, sendJson } from '../spot/spot-routes.js';
@@ -23,7 +22,6 @@ export interface OperatorDeps {
   webhookPublicKey?: string;
 }
 
-const RATE_LIMIT_KEYS = ['requestWeightPerMinute', 'ordersPerSecond', 'ordersPerDay', 'banStrikes', 'banBaseMs', 'banMaxMs', 'listenKeyTtlMs'] as const;
 const CORE_COUNT_KEYS = ['maxOpenOrdersPerSymbol', 'maxOpenOrdersPerAccount'] as const;
 const CORE_RATE_KEYS = ['defaultMakerFeeRate', 'defaultTakerFeeRate'] as const;
 const SYMBOL_STATUSES: readonly SymbolStatus[] = ['TRADING', 'HALT', 'BREAK'];
@@ -76,10 +74,8 @@ export function registerOperatorRoutes(app: FastifyInstance, endpoints: readonly
 export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
   const { exchange, auth } = deps;
   const submit = (command: Command): Promise<unknown> => exchange.submit(command);
-  const configView = (): Record<string, unknown> => ({
-    ...pick(auth.limiter.config, RATE_LIMIT_KEYS),
-    ...tradingConfigView(exchange.core),
-  });
+  // The committed config, rate limits included; the limiter follows it (followTradingConfig).
+  const configView = (): Record<string, unknown> => tradingConfigView(exchange.core);
 
   return [
     {
@@ -346,19 +342,12 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       method: 'PATCH',
       path: '/trading/config',
       body: TRADING_CONFIG_MEMBERS,
+      // One journaled command for every member: the core checks them all (integers ≥ 1) before it sets any.
       handler: async ({ body }) => {
-        const limits: Partial<RateLimitConfig> = {};
-        for (const key of RATE_LIMIT_KEYS) {
-          const value = body.integer(key);
-          if (value === undefined) continue;
-          if (value < 1) throw new BourseError('INVALID_PARAM_VALUE', [key]);
-          limits[key] = value;
-        }
         const command: Command = { type: 'setTradingConfig' };
-        for (const key of CORE_COUNT_KEYS) command[key] = body.integer(key);
+        for (const key of [...RATE_LIMIT_KEYS, ...CORE_COUNT_KEYS]) command[key] = body.integer(key);
         for (const key of CORE_RATE_KEYS) command[key] = body.decimal(key);
         await submit(command);
-        Object.assign(auth.limiter.config, limits);
         return configView();
       },
     },
@@ -371,12 +360,6 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       handler: ({ query }) => exchange.verify({ replay: query.replay === '1' || query.replay === 'true' }),
     },
   ];
-}
-
-function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
-  const out = {} as Pick<T, K>;
-  for (const key of keys) out[key] = source[key];
-  return out;
 }
 
 /** Ids as strings in answers (operator.md "Values"). */

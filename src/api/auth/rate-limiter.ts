@@ -1,30 +1,21 @@
+import type { CommitInfo } from '../../exchange/sequencer.js';
+import type { CommitSubscriber } from '../../exchange/commit-subscribers.js';
+import { DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, type RateLimitSettings } from '../../exchange/trading-config.js';
+
 /**
  * Rate limits and IP bans of area A §6 (also applied by area B). Windows are fixed
- * (`floor(now / length)`), as on the platform; everything lives in memory and a restart clears it.
+ * (`floor(now / length)`), as on the platform. Counters and bans live in memory and a restart
+ * clears them; the settings are the journaled trading config's, which the limiter follows.
  * The clock is injected so tests can walk window edges exactly.
  */
 
-/** Limits the operator can change at run time (§10); read on every call, so a change applies to the next request. */
-export interface RateLimitConfig {
-  requestWeightPerMinute: number;
-  ordersPerSecond: number;
-  ordersPerDay: number;
-  banStrikes: number;
-  banBaseMs: number;
-  banMaxMs: number;
-  /** Validity of a user data stream listenKey without keepalive (area A §3.5); kept with the other run-time settings. */
-  listenKeyTtlMs: number;
-}
+/**
+ * The limits the operator sets (§10) through the journaled trading config. Read on every call,
+ * so a committed change applies to the next request.
+ */
+export type RateLimitConfig = RateLimitSettings;
 
-export const DEFAULT_RATE_LIMITS: Readonly<RateLimitConfig> = {
-  requestWeightPerMinute: 3000,
-  ordersPerSecond: 20,
-  ordersPerDay: 350_000,
-  banStrikes: 20,
-  banBaseMs: 120_000,
-  banMaxMs: 259_200_000,
-  listenKeyTtlMs: 3_600_000,
-};
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimitConfig> = DEFAULT_RATE_LIMIT_SETTINGS;
 
 export type WeightCharge =
   | { readonly ok: true; readonly used: number }
@@ -211,6 +202,15 @@ export class RateLimiter {
     return active;
   }
 
+  /** Takes new settings (each a count ≥ 1), in place: holders of `config` see them at once. */
+  configure(settings: Readonly<RateLimitConfig>): void {
+    for (const key of RATE_LIMIT_KEYS) {
+      const value = settings[key];
+      if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`rate limit ${key} must be a count ≥ 1: ${value}`);
+    }
+    for (const key of RATE_LIMIT_KEYS) this.config[key] = settings[key];
+  }
+
   /** Reads the clock and, once per minute, drops counters of past windows and forgotten IPs. */
   private tick(): number {
     const now = this.clock();
@@ -232,4 +232,18 @@ export class RateLimiter {
       if (!striking && !remembered) this.ips.delete(ip);
     }
   }
+}
+
+/**
+ * Keeps `limiter`'s settings equal to the committed trading config (DESIGN.md §1 rule 11): copied
+ * now, and again after each committed batch that holds a `setTradingConfig`. The hot path keeps
+ * reading a plain object; only a config change costs a copy.
+ */
+export function followTradingConfig(limiter: RateLimiter, committed: () => Readonly<RateLimitConfig>): CommitSubscriber {
+  limiter.configure(committed());
+  return {
+    onCommit(info: CommitInfo): void {
+      if (info.commands.some((stamped) => stamped.command.type === 'setTradingConfig')) limiter.configure(committed());
+    },
+  };
 }

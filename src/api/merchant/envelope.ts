@@ -28,6 +28,15 @@ export class IpBannedError extends PaymentError {
   }
 }
 
+/** -1003 answered with 503 instead of 429: the engine's queue is full, whoever sent the requests. */
+export class EngineBusyError extends PaymentError {
+  override readonly http: number = 503;
+
+  constructor(detail: string) {
+    super('TOO_MANY_REQUESTS', detail);
+  }
+}
+
 interface FrameworkError {
   code?: string;
   statusCode?: number;
@@ -35,13 +44,17 @@ interface FrameworkError {
 
 /**
  * Any failure as the area B error it answers with: area B refusals as they are; area A's
- * "stopping" as -1016; the framework's body errors as -4011 (too large) or -4010; everything else
+ * "stopping" and "writes suspended" as -1016, "engine busy" as -1003 (503); the framework's body errors as -4011 (too large) or -4010; everything else
  * -1001, whose outcome is unknown (the caller logs it).
  */
 export function toPaymentError(error: unknown): PaymentError {
   if (error instanceof PaymentError) return error;
   if (error instanceof BourseError) {
     if (error.errorName === 'SERVICE_UNAVAILABLE') return new PaymentError('SERVICE_SHUTTING_DOWN', 'The server is stopping; retry on another instance or later');
+    if (error.errorName === 'WRITES_SUSPENDED') {
+      return new PaymentError('SERVICE_SHUTTING_DOWN', 'Writes are suspended: the journal cannot be written (disk full); reads still work, retry later');
+    }
+    if (error.errorName === 'ENGINE_BUSY') return new EngineBusyError(error.message);
     return new PaymentError('DISCONNECTED', 'Internal error; the outcome is unknown');
   }
   const { code, statusCode } = (error ?? {}) as FrameworkError;
@@ -60,5 +73,6 @@ export function sendEnvelope(reply: FastifyReply, data: unknown, headers: Record
 export function sendEnvelopeError(reply: FastifyReply, error: unknown, headers: Record<string, string>, log: FastifyRequest['log']): FastifyReply {
   const failure = toPaymentError(error);
   if (failure.errorName === 'DISCONNECTED' && failure !== error) log.error({ err: error }, 'request failed');
+  if (error instanceof BourseError && error.retryAfterSec !== undefined) headers['Retry-After'] ??= String(error.retryAfterSec);
   return sendJson(reply, failure.http, headers, failure.toBody());
 }

@@ -38,6 +38,7 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
         commitMs = info.commitMs;
       },
       onFatal: fatal,
+      onWriteEvent: (event) => send({ type: 'writeEvent', event }),
     });
   } catch (error) {
     fatal(error);
@@ -59,6 +60,14 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
         break;
       case 'verify':
         send({ type: 'verified', id: message.id, report: verifyLedger(core, store, message.now, { replay: message.replay }) });
+        break;
+      case 'limitPages':
+        try {
+          send({ type: 'pagesLimited', id: message.id, pages: store.setMaxPageCount(message.pages) });
+        } catch (error) {
+          // A diagnostic knob that failed (the store is closed): the caller hears it, the writer goes on.
+          send({ type: 'pagesLimited', id: message.id, error: error instanceof Error ? error.message : String(error) });
+        }
         break;
       case 'close':
         writer

@@ -1,12 +1,16 @@
 /** What the HTTP thread and the core worker say to each other (structured-clone messages). */
 
 import type { Command } from '../../core/types.js';
+import type { WriteEvent } from '../core-host.js';
 import type { VerifyReport } from '../verify.js';
 
 export interface CoreWorkerData {
   dbPath: string;
   synchronous: 'NORMAL' | 'FULL';
   snapshotEveryCommands: number;
+  /** The HTTP thread bounds what it has pending by the same number: the worker's queue never holds more. */
+  maxPendingCommands?: number;
+  writeProbeMs?: number;
 }
 
 /**
@@ -19,6 +23,8 @@ export type ToCoreWorker =
   /** `SubmitItem[]` as JSON text: commands are JSON (the journal holds them so), and text crosses faster than a structured clone. */
   | { type: 'submit'; items: string }
   | { type: 'verify'; id: number; replay: boolean; now: number }
+  /** CoreHost.limitDatabasePages on the writer's connection. */
+  | { type: 'limitPages'; id: number; pages: number | null }
   | { type: 'close' };
 
 /**
@@ -35,5 +41,8 @@ export type FromCoreWorker =
   /** One batch, in submission order, sent once it is committed. */
   | { type: 'settled'; commitMs: number; settled: Settled[] }
   | { type: 'verified'; id: number; report: VerifyReport }
+  | { type: 'pagesLimited'; id: number; pages: number }
+  | { type: 'pagesLimited'; id: number; error: string }
+  | { type: 'writeEvent'; event: WriteEvent }
   | { type: 'closed' }
   | { type: 'fatal'; message: string };

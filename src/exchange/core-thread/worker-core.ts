@@ -13,6 +13,7 @@ import { reviveRefusal } from '../../core/revive.js';
 import { emptyDerivedRows, type Command, type StampedCommand } from '../../core/types.js';
 import { openSqliteStore, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { CoreHost, CoreHostOptions } from '../core-host.js';
+import { DEFAULT_MAX_QUEUED } from '../sequencer.js';
 import type { ExchangeCore } from '../exchange-core.js';
 import { recover, RecoveryError } from '../recovery.js';
 import { stateHash } from '../snapshot.js';
@@ -52,7 +53,13 @@ function whenReady(worker: Worker): Promise<number> {
 export async function startWorkerCore(options: CoreHostOptions): Promise<CoreHost> {
   // Opened (and migrated) before the worker opens it: reads of history use this connection.
   const history = openSqliteStore({ path: options.dbPath, synchronous: options.synchronous });
-  const worker = spawnCoreWorker({ dbPath: options.dbPath, synchronous: options.synchronous, snapshotEveryCommands: options.snapshotEveryCommands });
+  const worker = spawnCoreWorker({
+    dbPath: options.dbPath,
+    synchronous: options.synchronous,
+    snapshotEveryCommands: options.snapshotEveryCommands,
+    maxPendingCommands: options.maxPendingCommands,
+    writeProbeMs: options.writeProbeMs,
+  });
   const ready = whenReady(worker);
   ready.catch(() => undefined);
   try {
@@ -73,10 +80,13 @@ class WorkerCore implements CoreHost {
   readonly core: ExchangeCore;
   readonly snapshotSeq: number;
   readonly replayed: number;
+  /** Submitted and not yet settled by the worker: at most `maxPending`. */
   private readonly pending = new Map<number, Pending>();
+  private readonly maxPending: number;
   private outbox: SubmitItem[] = [];
   private nextId = 1;
   private readonly verifying = new Map<number, { resolve: (report: VerifyReport) => void; reject: (error: unknown) => void }>();
+  private readonly limitingPages = new Map<number, { resolve: (pages: number) => void; reject: (error: unknown) => void }>();
   private closing: Promise<void> | undefined;
   private whenDrained: (() => void) | undefined;
   private failed = false;
@@ -92,6 +102,7 @@ class WorkerCore implements CoreHost {
     this.core = recovered.core;
     this.snapshotSeq = recovered.snapshotSeq;
     this.replayed = recovered.replayed;
+    this.maxPending = options.maxPendingCommands ?? DEFAULT_MAX_QUEUED;
     worker.on('message', (message: FromCoreWorker) => this.onMessage(message));
     worker.on('error', (error) => this.fail(error));
     this.exited = new Promise((resolve) => {
@@ -104,6 +115,8 @@ class WorkerCore implements CoreHost {
 
   submit(command: Command): Promise<unknown> {
     if (this.closing !== undefined || this.failed) return Promise.reject(new BourseError('SERVICE_UNAVAILABLE'));
+    // Refused here, before it crosses to the worker: it is neither applied nor journaled.
+    if (this.pending.size >= this.maxPending) return Promise.reject(new BourseError('ENGINE_BUSY', [this.maxPending]));
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { command, resolve, reject });
@@ -118,6 +131,16 @@ class WorkerCore implements CoreHost {
       const id = this.nextId++;
       this.verifying.set(id, { resolve, reject });
       this.send({ type: 'verify', id, replay: options.replay === true, now: this.options.clock() });
+    });
+  }
+
+  limitDatabasePages(pages: number | null): Promise<number> {
+    if (pages !== null && (!Number.isSafeInteger(pages) || pages < 1)) return Promise.reject(new RangeError(`max page count must be a positive integer: ${pages}`));
+    if (this.failed || this.stopped) return Promise.reject(new BourseError('SERVICE_UNAVAILABLE'));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.limitingPages.set(id, { resolve, reject });
+      this.send({ type: 'limitPages', id, pages });
     });
   }
 
@@ -153,6 +176,16 @@ class WorkerCore implements CoreHost {
       case 'verified':
         this.verifying.get(message.id)?.resolve(this.withReplicaHash(message.report));
         this.verifying.delete(message.id);
+        break;
+      case 'pagesLimited': {
+        const waiter = this.limitingPages.get(message.id);
+        this.limitingPages.delete(message.id);
+        if ('error' in message) waiter?.reject(new Error(message.error));
+        else waiter?.resolve(message.pages);
+        break;
+      }
+      case 'writeEvent':
+        this.options.onWriteEvent?.(message.event);
         break;
       case 'fatal':
         this.fail(new Error(message.message));
@@ -235,6 +268,8 @@ class WorkerCore implements CoreHost {
     this.pending.clear();
     for (const waiter of this.verifying.values()) waiter.reject(new BourseError('INTERNAL'));
     this.verifying.clear();
+    for (const waiter of this.limitingPages.values()) waiter.reject(new BourseError('INTERNAL'));
+    this.limitingPages.clear();
     this.whenDrained?.();
     void this.worker.terminate();
     this.options.onFatal(error);

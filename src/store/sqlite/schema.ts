@@ -229,6 +229,18 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 6,
+    name: 'write probe',
+    // Empty but for a moment: a writer whose disk was full writes and deletes a row here to learn
+    // whether there is room again (disk-space.ts).
+    sql: `
+      CREATE TABLE write_probe (
+        id INTEGER PRIMARY KEY,
+        filler BLOB NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

@@ -22,6 +22,7 @@ import type {
   WebhookRow,
 } from '../store.js';
 import { prepareBatchWrite, type BatchWrite } from './batch-writer.js';
+import { prepareWriteProbe } from './disk-space.js';
 import { prepareJournalRead, type JournalRead } from './journal-reader.js';
 import { PaymentsReadModel } from './payments-queries.js';
 import { WebhooksReadModel } from './webhook-queries.js';
@@ -63,6 +64,9 @@ export class SqliteStore implements Store {
   private readonly readModel: ReadModel;
   private readonly payments: PaymentsReadModel;
   private readonly webhooks: WebhooksReadModel;
+  private readonly writeProbe: () => void;
+  /** SQLite's own page limit, as it was at open: what lifting a cap restores. */
+  private readonly defaultMaxPageCount: number;
   private committedSeq: number;
   private committedTs: number;
 
@@ -73,6 +77,8 @@ export class SqliteStore implements Store {
     this.readModel = new ReadModel(db);
     this.payments = new PaymentsReadModel(db);
     this.webhooks = new WebhooksReadModel(db);
+    this.writeProbe = prepareWriteProbe(db);
+    this.defaultMaxPageCount = db.pragma('max_page_count', { simple: true }) as number;
     const end = db
       .prepare<[], { seq: number; ts: number }>('SELECT seq, ts FROM journal ORDER BY seq DESC LIMIT 1')
       .get();
@@ -200,6 +206,22 @@ export class SqliteStore implements Store {
 
   flowSums(): FlowSum[] {
     return this.readModel.flowSums();
+  }
+
+  /** Commits a write that needs room and removes it again; throws SQLITE_FULL while there is none (disk-space.ts). */
+  probeWrite(): void {
+    this.writeProbe();
+  }
+
+  /**
+   * Caps this connection's database at `pages` pages (SQLite `max_page_count`), or lifts the cap
+   * (null): a test and diagnostic knob that makes the disk look full. Returns the cap in force,
+   * which SQLite never sets below the file's current size.
+   */
+  setMaxPageCount(pages: number | null): number {
+    const cap = pages ?? this.defaultMaxPageCount;
+    if (!Number.isSafeInteger(cap) || cap < 1) throw new RangeError(`max page count must be a positive integer: ${cap}`);
+    return this.db.pragma(`max_page_count = ${cap}`, { simple: true }) as number;
   }
 
   close(): void {

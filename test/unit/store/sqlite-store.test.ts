@@ -338,6 +338,7 @@ describe('SqliteStore on a file', () => {
         { version: 3, name: 'area B funding records' },
         { version: 4, name: 'area B payment orders' },
         { version: 5, name: 'area B webhooks and their outbox' },
+        { version: 6, name: 'write probe' },
       ]);
     } finally {
       reader.close();
@@ -352,7 +353,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (5)',
+      'database schema version 99 is newer than this server knows (6)',
     );
   });
 });

@@ -27,6 +27,8 @@ describe('toPaymentError', () => {
 
   it.each([
     ["area A's SERVICE_UNAVAILABLE (stopping)", new BourseError('SERVICE_UNAVAILABLE'), { http: 503, code: -1016, msg: 'SERVICE_SHUTTING_DOWN' }],
+    ["area A's WRITES_SUSPENDED (disk full)", new BourseError('WRITES_SUSPENDED'), { http: 503, code: -1016, msg: 'SERVICE_SHUTTING_DOWN' }],
+    ["area A's ENGINE_BUSY (the engine's queue is full)", new BourseError('ENGINE_BUSY', [10000]), { http: 503, code: -1003, msg: 'TOO_MANY_REQUESTS' }],
     ["another area A error", new BourseError('INTERNAL'), { http: 500, code: -1001, msg: 'DISCONNECTED' }],
     ["Fastify's body too large", Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), { http: 400, code: -4011, msg: 'PARAM_EXCEEDS_LIMIT_LENGTH' }],
     ["Fastify's unsupported media type", Object.assign(new Error('media'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }), { http: 400, code: -4010, msg: 'PARAM_IS_INVALID' }],

@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import { AdminClient, request, type HttpAnswer } from '../support/clients.js';
+import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
+
+/** The operator's change: a weight limit a test reaches in a few requests, and a 30-minute first ban after 2 strikes. */
+const PATCH = { requestWeightPerMinute: 4, banStrikes: 2, banBaseMs: 1_800_000 };
+
+const DEFAULTS = {
+  requestWeightPerMinute: 3000,
+  ordersPerSecond: 20,
+  ordersPerDay: 350000,
+  banStrikes: 20,
+  banBaseMs: 120000,
+  banMaxMs: 259200000,
+  listenKeyTtlMs: 3600000,
+  maxOpenOrdersPerSymbol: 200,
+  maxOpenOrdersPerAccount: 1000,
+  defaultMakerFeeRate: '0.001',
+  defaultTakerFeeRate: '0.001',
+};
+
+/** `GET /openapi/v1/pairs` (weight 1) until the first answer that is not 200; at most `limit` + 1 of them in one minute. */
+async function untilRefused(url: string, limit: number): Promise<{ served: number; refusal: HttpAnswer }> {
+  // A minute's edge may fall between two requests and empty the counter once: room for two windows.
+  for (let served = 0; served <= 2 * limit + 1; served++) {
+    const answer = await request(`${url}/openapi/v1/pairs`);
+    if (answer.status !== 200) return { served, refusal: answer };
+  }
+  throw new Error(`no refusal within ${2 * limit + 2} requests of weight 1 at a limit of ${limit}`);
+}
+
+/**
+ * The limiter enforces PATCH: the weight limit gives a 429 naming it at the limit's used weight;
+ * `banStrikes` 429s in a row start a ban of `banBaseMs`, which the next request meets as a 418.
+ */
+async function expectEnforced(url: string): Promise<void> {
+  const { refusal } = await untilRefused(url, PATCH.requestWeightPerMinute);
+  expect(refusal.status).toBe(429);
+  expect(refusal.body).toEqual({ code: -1003, msg: `Too many requests; current limit is ${PATCH.requestWeightPerMinute} requests per MINUTE.` });
+  expect(refusal.headers.get('X-BH-USED-WEIGHT-1M')).toBe(String(PATCH.requestWeightPerMinute));
+  // The first 429 was strike 1; this one is strike 2 = banStrikes, which starts the ban.
+  const second = await request(`${url}/openapi/v1/pairs`);
+  expect(second.status).toBe(429);
+  const banned = await request(`${url}/openapi/v1/pairs`);
+  expect(banned.status).toBe(418);
+  // ceil of what is left of 1 800 s (the default base would give at most 120).
+  const retryAfterSec = Number(banned.headers.get('Retry-After'));
+  expect(retryAfterSec).toBeGreaterThan(1790);
+  expect(retryAfterSec).toBeLessThanOrEqual(1800);
+}
+
+/** One `bourse …` invocation against `t`. */
+async function bourse(t: TestServer, argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken },
+  };
+  const exitCode = await runCli(argv, io, { startServer: () => Promise.reject(new Error('serve is not part of this test')) });
+  return { exitCode, stdout, stderr };
+}
+
+describe.each(CORE_THREADS)('rate limits across a restart (%s core)', (coreThread) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bourse-rate-limits-restart-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const start = (): Promise<TestServer> => startTestServer({ BOURSE_DATA: dataDir, BOURSE_CORE_THREAD: coreThread });
+
+  it('when the operator changes rate limits and ban settings and the server restarts, then GET shows them and the limiter enforces them before and after', async () => {
+    const expected = { ...DEFAULTS, ...PATCH, ordersPerDay: 6000 };
+    const first = await start();
+    try {
+      const admin = new AdminClient(first.url, first.adminToken);
+      expect((await admin.send('GET', '/trading/config')).body).toEqual(DEFAULTS);
+      // The CLI's `config set` reads the config to type each value, then patches.
+      expect(await bourse(first, ['--json', 'config', 'set', 'ordersPerDay=6000'])).toMatchObject({ exitCode: 0, stderr: '' });
+      const patched = await admin.send('PATCH', '/trading/config', PATCH);
+      expect(patched.status).toBe(200);
+      expect(patched.body).toEqual(expected);
+      expect((await admin.send('GET', '/trading/config')).body).toEqual(expected);
+      // The journal, replayed from the start, reaches the live state hash, setting included.
+      expect((await admin.send('GET', '/verify?replay=1')).body).toMatchObject({ ok: true, replay: { ok: true } });
+      await expectEnforced(first.url);
+    } finally {
+      await first.server.close();
+    }
+
+    const second = await start();
+    try {
+      const admin = new AdminClient(second.url, second.adminToken);
+      expect((await admin.send('GET', '/trading/config')).body).toEqual(expected);
+      const info = (await request(`${second.url}/openapi/v1/exchangeInfo`)).body as { rateLimits: { rateLimitType: string; interval: string; limit: number }[] };
+      expect(info.rateLimits).toEqual([
+        { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalUnit: 1, limit: PATCH.requestWeightPerMinute },
+        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalUnit: 1, limit: DEFAULTS.ordersPerSecond },
+        { rateLimitType: 'ORDERS', interval: 'DAY', intervalUnit: 1, limit: 6000 },
+      ]);
+      // Bans are the limiter's run-time state: the restart ended the one above, the settings stayed.
+      expect((await admin.send('GET', '/bans')).body).toEqual([]);
+      await expectEnforced(second.url);
+      // A change after the restart applies at once, and the operator can lift the ban.
+      const set = await bourse(second, ['--json', 'config', 'set', 'requestWeightPerMinute=6000']);
+      expect(set).toMatchObject({ exitCode: 0, stderr: '' });
+      expect(JSON.parse(set.stdout)).toEqual({ ...expected, requestWeightPerMinute: 6000 });
+      expect((await admin.send('DELETE', '/bans/127.0.0.1')).body).toEqual({ ip: '127.0.0.1', lifted: true });
+      const served = await request(`${second.url}/openapi/v1/pairs`);
+      expect(served.status).toBe(200);
+    } finally {
+      await second.server.close();
+    }
+  });
+});
