@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { BourseError } from '../core/errors.js';
 import type { Exchange } from '../exchange/exchange.js';
@@ -13,6 +14,7 @@ import { docsPage, MERCHANT_OPENAPI_PATH, merchantOpenApiDocument, openApiDocume
 import { areaAEndpoints, areaBEndpoints, operatorEndpoints } from './registry.js';
 import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
 import { normalizePeerAddress } from './auth/ip-whitelist.js';
+import { RequestPacer } from './request-pacer.js';
 import type { ListenKeys } from './ws/listen-keys.js';
 import { attachUpgradeRouter, type UpgradeRoute } from './ws/upgrade-router.js';
 
@@ -45,7 +47,20 @@ export interface AppDeps {
 
 /** The HTTP server: area A, area B and operator routes from the registry, health and metrics. */
 export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authenticator } {
+  // New connections are served fairly under load: see request-pacer.ts.
+  const pacer = new RequestPacer();
   const app: FastifyInstance = Fastify({
+    serverFactory: (handler, options) => {
+      const server = createServer((request, response) => pacer.admit(() => handler(request, response)));
+      server.on('connection', () => pacer.onConnection());
+      // What Fastify sets on a server it makes itself (fastify/lib/server.js), from its defaults.
+      const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options as Record<string, number>;
+      server.keepAliveTimeout = keepAliveTimeout;
+      server.requestTimeout = requestTimeout;
+      server.setTimeout(connectionTimeout);
+      if (maxRequestsPerSocket > 0) server.maxRequestsPerSocket = maxRequestsPerSocket;
+      return server;
+    },
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
@@ -125,6 +140,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
         : { error: new BourseError('IP_BANNED', [ban.bannedUntil]), headers: { 'Retry-After': String(ban.retryAfterSec) } };
     },
     normalizePeerAddress,
+    deps.logger.child({ component: 'websocket' }),
   );
   // Each area answers in its own format: area B's prefixes in its envelope, everything else as area A.
   app.setNotFoundHandler((request, reply) =>

@@ -100,7 +100,7 @@ describe.each(CORE_THREADS)('when the disk fills (core %s)', (placement) => {
 
   it('then every write is refused at once with 503 in its area’s format: area A, the operator API and area B', async () => {
     const order = await spot.signed('POST', ORDER, iocBuy(`late-${placement}`));
-    expect([order.status, order.body]).toEqual([503, WRITES_SUSPENDED]);
+    expect([order.status, order.body, order.headers.get('retry-after')]).toEqual([503, WRITES_SUSPENDED, '5']);
     const cancel = await spot.signed('DELETE', ORDER, { origClientOrderId: restingIds[0] });
     expect([cancel.status, cancel.body]).toEqual([503, WRITES_SUSPENDED]);
     const deposit = await admin.send('POST', '/deposits', { accountId: t.demo.accountId, asset: 'USDT', amount: '1' });

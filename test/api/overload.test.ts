@@ -60,7 +60,7 @@ describe.each(CORE_THREADS)('when more writes arrive at once than may wait (core
       answers.forEach((answer, i) => {
         if (answer.status === 200) accepted.push(ids[i]);
         else {
-          expect([answer.status, answer.body]).toEqual([503, ENGINE_BUSY]);
+          expect([answer.status, answer.body, answer.headers.get('retry-after')]).toEqual([503, ENGINE_BUSY, '1']);
           refused.push(ids[i]);
         }
       });

@@ -29,7 +29,9 @@ export function sendJson(reply: FastifyReply, status: number, headers: Record<st
 
 export function sendError(reply: FastifyReply, error: unknown, headers: Record<string, string>, log: FastifyRequest['log']): FastifyReply {
   const failure = toBourseError(error);
-  if (failure.http >= 500) log.error({ err: error }, 'request failed');
+  // Overload and suspended writes are expected answers with a time to come back, not failures to log.
+  if (failure.retryAfterSec !== undefined) headers['Retry-After'] ??= String(failure.retryAfterSec);
+  else if (failure.http >= 500) log.error({ err: error }, 'request failed');
   return sendJson(reply, failure.http, headers, failure.toBody());
 }
 
@@ -68,6 +70,10 @@ export function registerSpotRoutes(
       try {
         const { rawQuery, rawBody, rawBodyBytes } = rawParts(request);
         const contentType = request.headers['content-type'];
+        // A body of another type is 415, answered like 404 and 413 before any check of §1.8
+        // (§1.3, §1.8 "except 404/413/415"): the key checks cannot read `timestamp` or `signature`
+        // out of it and would answer a misleading -1102.
+        const bodyIsJson = bodyKind(rawBody, contentType) === 'json';
         // A malformed parameter list is answered at the parameter step of §1.8, after the key and
         // signature checks, which read what can be read of it.
         let params: Params;
@@ -77,12 +83,6 @@ export function registerSpotRoutes(
         } catch (error) {
           paramsError = error;
           params = parseLenientParams(rawQuery, rawBody, contentType);
-        }
-        let bodyIsJson = false;
-        try {
-          bodyIsJson = bodyKind(rawBody, contentType) === 'json';
-        } catch {
-          bodyIsJson = false;
         }
         const incoming = { rawQuery, rawBody: rawBodyBytes, bodyIsJson, params, headers: request.headers, ip };
         const key = auth.authorize(endpoint, incoming, headers);

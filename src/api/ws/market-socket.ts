@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
 import type { SymbolState } from '../../exchange/spot-module.js';
+import type { BacklogWatch } from './backlog-watch.js';
 import { errorFrame } from './market-errors.js';
 import type { MarketFanout } from './market-fanout.js';
 import { readClientMessage } from './market-request.js';
@@ -10,7 +11,7 @@ import { MessageWindow } from './message-window.js';
 /** Client messages a socket may send in `MESSAGE_WINDOW_MS` before it is closed (1008). */
 export const MAX_CLIENT_MESSAGES = 50;
 export const MESSAGE_WINDOW_MS = 10_000;
-/** Frames a socket has not taken yet beyond this mean a reader too slow to follow: it is dropped. */
+/** Frames a socket has not taken yet beyond this mean a reader too slow to follow: it is cut off (1008). */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface StreamLogger {
@@ -25,6 +26,8 @@ export interface MarketSocketContext {
   /** Without a client message for this long, the socket closes (1000, `idle`). */
   idleMs: number;
   logger: StreamLogger;
+  /** Bounds the socket's send buffer (MAX_BUFFERED_BYTES unless a test sets another). */
+  backlog: BacklogWatch;
 }
 
 function textOf(data: RawData): string {
@@ -42,15 +45,11 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClo
   const window = new MessageWindow(MAX_CLIENT_MESSAGES, MESSAGE_WINDOW_MS);
   const sink: FrameSink = {
     send(text, binary) {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-        ctx.logger.warn({ bufferedBytes: ws.bufferedAmount }, 'market socket too slow to follow; dropped');
-        ws.terminate();
-        return;
-      }
+      if (!ctx.backlog.admits(ws)) return;
       ws.send(binary ? gzipSync(text) : text);
     },
   };
+  ctx.backlog.watch(ws);
   const idle = setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs);
   idle.unref();
 

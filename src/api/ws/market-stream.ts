@@ -2,9 +2,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { BourseError } from '../../core/errors.js';
 import type { CommitInfo } from '../../exchange/sequencer.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
+import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } from './backlog-watch.js';
 import { MarketFanout, type MarketSource } from './market-fanout.js';
-import { serveMarketSocket, type StreamLogger } from './market-socket.js';
-import { refuseUpgrade, type UpgradeRoute } from './upgrade-router.js';
+import { MAX_BUFFERED_BYTES, serveMarketSocket, type StreamLogger } from './market-socket.js';
+import { completeUpgrade, type UpgradeRoute } from './upgrade-router.js';
 
 /** W2 paths (area A §1.1); each also serves any path below it (the Java SDK appends its request). */
 export const MARKET_STREAM_PATHS = ['/openapi/quote/ws/v1', '/openapi/ws/quote/v1', '/ws/quote/v1'] as const;
@@ -30,6 +31,12 @@ export interface MarketStreamDeps {
 export interface MarketStreamOptions {
   /** Default 300 000 (area A §8.2); tests shorten it. */
   idleMs?: number;
+  /** Send-buffer bound of a socket; default MAX_BUFFERED_BYTES (4 MiB). */
+  maxBufferedBytes?: number;
+  /** How often every socket's backlog is checked; default 1 s. */
+  backlogCheckIntervalMs?: number;
+  /** A slow reader's time to take its close frame before it is dropped; default 2 s. */
+  slowReaderCloseGraceMs?: number;
 }
 
 export interface MarketStreams extends UpgradeRoute {
@@ -59,14 +66,22 @@ function closeSocket(ws: WebSocket): Promise<void> {
 export function createMarketStreams(deps: MarketStreamDeps, options: MarketStreamOptions = {}): MarketStreams {
   const fanout = new MarketFanout(deps.exchange, deps.clock);
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
-  const sockets = new Set<WebSocket>();
+  /** Open sockets and their client IPs. */
+  const sockets = new Map<WebSocket, string>();
   const socketsPerIp = new Map<string, number>();
+  const backlog = new BacklogWatch({
+    maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
+    checkIntervalMs: options.backlogCheckIntervalMs ?? BACKLOG_CHECK_INTERVAL_MS,
+    closeGraceMs: options.slowReaderCloseGraceMs ?? SLOW_READER_CLOSE_GRACE_MS,
+    onCutOff: (ws, bufferedBytes) => deps.logger.warn({ ip: sockets.get(ws), bufferedBytes }, 'market socket too slow to follow; cut off'),
+  });
   const context = {
     fanout,
     lookup: (symbol: string) => deps.exchange.core.spot.symbols.get(symbol),
     clock: deps.clock,
     idleMs: options.idleMs ?? IDLE_MS,
     logger: deps.logger,
+    backlog,
   };
   const timers = [
     setInterval(() => fanout.flushBookTickers(), BOOK_TICKER_MS),
@@ -77,7 +92,7 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
   let closing: Promise<void> | undefined;
 
   const accept = (ws: WebSocket, ip: string): void => {
-    sockets.add(ws);
+    sockets.set(ws, ip);
     // The handshake completes synchronously, so the count is exact for the next one.
     socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
     deps.logger.debug({ ip }, 'market socket opened');
@@ -94,18 +109,18 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     matches(path) {
       return MARKET_STREAM_PATHS.some((base) => path === base || path.startsWith(`${base}/`));
     },
-    handle(request, socket, head, ip) {
+    handle(request, socket, head, ip, refuse) {
       if (closing !== undefined) {
-        socket.destroy();
+        refuse(undefined, 'server shutting down');
         return;
       }
       if ((socketsPerIp.get(ip) ?? 0) >= MAX_MARKET_SOCKETS_PER_IP) {
         deps.limiter.strike(ip);
         const error = new BourseError('TOO_MANY_REQUESTS', [MAX_MARKET_SOCKETS_PER_IP, 'IP'], '(open market streams)');
-        refuseUpgrade(socket, error, { 'Retry-After': '1' });
+        refuse(error, `${MAX_MARKET_SOCKETS_PER_IP} market streams per IP already open`, { 'Retry-After': '1' });
         return;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => accept(ws, ip));
+      completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, ip));
     },
     onCommit(info) {
       if (info.rows.trades.length > 0) fanout.onTrades(info.rows.trades);
@@ -113,7 +128,8 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     close() {
       closing ??= (async () => {
         for (const timer of timers) clearInterval(timer);
-        await Promise.all([...sockets].map(closeSocket));
+        backlog.stop();
+        await Promise.all([...sockets.keys()].map(closeSocket));
         await new Promise<void>((resolve) => wss.close(() => resolve()));
       })();
       return closing;

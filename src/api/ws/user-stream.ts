@@ -8,7 +8,8 @@ import { isOpenStatus } from '../../exchange/live-order.js';
 import type { CommitInfo } from '../../exchange/sequencer.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { ListenKeyBinding, ListenKeys } from './listen-keys.js';
-import { refuseUpgrade, type UpgradeRoute } from './upgrade-router.js';
+import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } from './backlog-watch.js';
+import { completeUpgrade, type RefuseUpgrade, type UpgradeRoute } from './upgrade-router.js';
 
 /**
  * W1, the user data stream (area A §8.1): `/openapi/ws/<listenKey>` pushes, after each committed
@@ -27,6 +28,10 @@ export interface UserStreamLimits {
   lifetimeMs: number;
   /** A client reading slower than its events arrive is cut off once this much waits to be sent. */
   maxBufferedBytes: number;
+  /** How often every socket's backlog is checked against `maxBufferedBytes` (besides at each send). */
+  backlogCheckIntervalMs: number;
+  /** A reader cut off for its backlog has this long to take the close frame before it is dropped. */
+  slowReaderCloseGraceMs: number;
   /** Largest client frame; W1 clients only send pings. */
   maxClientFrameBytes: number;
   /** On shutdown, how long a client may take to answer the close frame. */
@@ -39,6 +44,8 @@ export const DEFAULT_USER_STREAM_LIMITS: Readonly<UserStreamLimits> = {
   pingIntervalMs: 30_000,
   lifetimeMs: 86_400_000,
   maxBufferedBytes: 4 * 1024 * 1024,
+  backlogCheckIntervalMs: BACKLOG_CHECK_INTERVAL_MS,
+  slowReaderCloseGraceMs: SLOW_READER_CLOSE_GRACE_MS,
   maxClientFrameBytes: 4096,
   closeGraceMs: 1000,
 };
@@ -75,6 +82,8 @@ interface Connection {
   readonly socket: Duplex;
   readonly openedAt: number;
   readonly gone: Promise<void>;
+  /** Takes the connection off the books (once; later calls do nothing). */
+  readonly forget: () => void;
   ws: WebSocket | undefined;
   /** Set when the socket must close before its handshake completed. */
   closeReason: string | undefined;
@@ -94,6 +103,18 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
   const byAccount = new Map<number, Set<Connection>>();
   const socketsPerIp = new Map<string, number>();
   const connections = new Set<Connection>();
+  const connectionOf = new WeakMap<WebSocket, Connection>();
+  const backlog = new BacklogWatch({
+    maxBufferedBytes: limits.maxBufferedBytes,
+    checkIntervalMs: limits.backlogCheckIntervalMs,
+    closeGraceMs: limits.slowReaderCloseGraceMs,
+    onCutOff: (ws, bufferedBytes) => {
+      const connection = connectionOf.get(ws);
+      logger.warn({ accountId: connection?.binding.accountId, ip: connection?.ip, bufferedBytes }, 'user stream reader too slow; cut off');
+    },
+    // Off the books before the drop: the socket's close event comes a loop turn after its peer sees the end.
+    onDrop: (ws) => connectionOf.get(ws)?.forget(),
+  });
   let closing: Promise<void> | undefined;
 
   const stopListening = listenKeys.onEnd((binding, reason) => {
@@ -120,18 +141,13 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
 
   function send(connection: Connection, text: string): void {
     const ws = connection.ws;
-    if (ws === undefined || ws.readyState !== WebSocket.OPEN) return;
-    if (ws.bufferedAmount > limits.maxBufferedBytes) {
-      logger.warn({ accountId: connection.binding.accountId, ip: connection.ip, bufferedBytes: ws.bufferedAmount }, 'user stream reader too slow; cut off');
-      ws.terminate();
-      return;
-    }
+    if (ws === undefined || !backlog.admits(ws)) return;
     ws.send(text);
   }
 
-  function refuse(socket: Duplex, ip: string, limit: number, per: string): void {
+  function refuseOverLimit(refuse: RefuseUpgrade, ip: string, limit: number, per: string): void {
     deps.limiter.strike(ip);
-    refuseUpgrade(socket, new BourseError('TOO_MANY_REQUESTS', [limit, per]), { 'Retry-After': '1' });
+    refuse(new BourseError('TOO_MANY_REQUESTS', [limit, per]), `${limit} user streams per ${per} already open`, { 'Retry-After': '1' });
   }
 
   function register(binding: ListenKeyBinding, ip: string, socket: Duplex): Connection {
@@ -139,20 +155,24 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
     const gone = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const connection: Connection = { binding, ip, socket, openedAt: clock(), gone, ws: undefined, closeReason: undefined };
-    connections.add(connection);
-    addTo(byListenKey, binding.listenKey, connection);
-    addTo(byAccount, binding.accountId, connection);
-    socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
-    // The TCP socket's end is the one place a connection ends, whether or not the handshake completed.
-    socket.once('close', () => {
-      connections.delete(connection);
+    const forget = (): void => {
+      if (!connections.delete(connection)) return;
       removeFrom(byListenKey, binding.listenKey, connection);
       removeFrom(byAccount, binding.accountId, connection);
       const left = (socketsPerIp.get(ip) ?? 1) - 1;
       if (left > 0) socketsPerIp.set(ip, left);
       else socketsPerIp.delete(ip);
       logger.debug({ accountId: binding.accountId, ip }, 'user stream closed');
+    };
+    const connection: Connection = { binding, ip, socket, openedAt: clock(), gone, forget, ws: undefined, closeReason: undefined };
+    connections.add(connection);
+    addTo(byListenKey, binding.listenKey, connection);
+    addTo(byAccount, binding.accountId, connection);
+    socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
+    // A connection ends when its TCP socket closes, whether or not the handshake completed, or
+    // earlier when the server drops it (a slow reader past its grace).
+    socket.once('close', () => {
+      forget();
       release();
     });
     return connection;
@@ -160,6 +180,8 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
 
   function attach(connection: Connection, ws: WebSocket): void {
     connection.ws = ws;
+    connectionOf.set(ws, connection);
+    backlog.watch(ws);
     // Errors (a frame over the limit, a reset) end in 'close' on the socket; nothing else to do.
     ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {
@@ -171,28 +193,28 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
     if (connection.closeReason !== undefined) ws.close(NORMAL_CLOSURE, connection.closeReason);
   }
 
-  function handle(request: IncomingMessage, socket: Duplex, head: Buffer, ip: string): void {
+  function handle(request: IncomingMessage, socket: Duplex, head: Buffer, ip: string, refuse: RefuseUpgrade): void {
     if (closing !== undefined) {
-      socket.destroy();
+      refuse(undefined, 'server shutting down');
       return;
     }
     const match = PATH.exec((request.url ?? '').split('?')[0]);
     const binding = match === null ? undefined : listenKeys.find(match[1]);
     if (binding === undefined) {
-      refuseUpgrade(socket, new BourseError('INVALID_LISTEN_KEY'));
+      refuse(new BourseError('INVALID_LISTEN_KEY'), 'listenKey unknown or expired');
       return;
     }
     if ((socketsPerIp.get(ip) ?? 0) >= limits.socketsPerIp) {
-      refuse(socket, ip, limits.socketsPerIp, 'IP');
+      refuseOverLimit(refuse, ip, limits.socketsPerIp, 'IP');
       return;
     }
     if ((byListenKey.get(binding.listenKey)?.size ?? 0) >= limits.socketsPerListenKey) {
-      refuse(socket, ip, limits.socketsPerListenKey, 'listenKey');
+      refuseOverLimit(refuse, ip, limits.socketsPerListenKey, 'listenKey');
       return;
     }
     // Registered before the handshake: events committed from now on are this socket's.
     const connection = register(binding, ip, socket);
-    wss.handleUpgrade(request, socket, head, (ws) => attach(connection, ws));
+    completeUpgrade(wss, request, socket, head, refuse, (ws) => attach(connection, ws));
   }
 
   function onCommit(info: CommitInfo): void {
@@ -251,6 +273,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
   async function close(): Promise<void> {
     closing ??= (async () => {
       clearInterval(heartbeat);
+      backlog.stop();
       stopListening();
       const open = [...connections];
       for (const connection of open) {

@@ -1,0 +1,199 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { normalizePeerAddress } from '../../../../src/api/auth/ip-whitelist.js';
+import { SLOW_READER_CLOSE_CODE, SLOW_READER_REASON } from '../../../../src/api/ws/backlog-watch.js';
+import { ListenKeys } from '../../../../src/api/ws/listen-keys.js';
+import { createMarketStreams, type MarketStreamOptions, type MarketStreams } from '../../../../src/api/ws/market-stream.js';
+import { attachUpgradeRouter } from '../../../../src/api/ws/upgrade-router.js';
+import { createUserStreams, type UserStreamLimits, type UserStreams } from '../../../../src/api/ws/user-stream.js';
+import { emptyDerivedRows, PERMISSIONS, type BalanceEvent } from '../../../../src/core/types.js';
+import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js';
+import { MarketData } from '../../../../src/market/market-data.js';
+import { createCoreHarness, limit, T0 } from '../../../support/core-harness.js';
+import { WsProbe } from '../../../support/ws-client.js';
+import { MarketProbe } from '../../../support/ws-market-client.js';
+
+/**
+ * A reader whose send buffer passes its bound (area A §8, W1 and W2) is cut off by a check that
+ * runs once a second for all sockets, not only at the stream's next frame: a close frame with
+ * 1008 and a reason, then, if the client does not take it within the grace, the socket is dropped.
+ * The bound is lowered here; one frame of several MiB fills the loopback's kernel buffers and
+ * leaves the rest waiting in the server, after which the stream goes quiet.
+ */
+const BOUND_BYTES = 64 * 1024;
+const ACCOUNT = 1001;
+const API_KEY = 'K'.repeat(64);
+/** A balance event this long is one text frame of about 9 MB. */
+const BIG_BALANCE_ASSETS = 150_000;
+/** The check runs every second: a cut-off is seen well within this on a loaded machine. */
+const NOTICED_WITHIN_MS = 4000;
+
+interface LogEntry {
+  level: 'debug' | 'warn';
+  fields: Record<string, unknown>;
+  msg: string;
+}
+
+function recorder(): { entries: LogEntry[]; logger: { debug(fields: object, msg: string): void; warn(fields: object, msg: string): void } } {
+  const entries: LogEntry[] = [];
+  return {
+    entries,
+    logger: {
+      debug: (fields, msg) => entries.push({ level: 'debug', fields: fields as Record<string, unknown>, msg }),
+      warn: (fields, msg) => entries.push({ level: 'warn', fields: fields as Record<string, unknown>, msg }),
+    },
+  };
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Resolves once `condition` holds, checking every 20 ms; rejects after `withinMs`. */
+async function until(condition: () => boolean, withinMs: number, what: string): Promise<number> {
+  const startedAt = performance.now();
+  while (!condition()) {
+    if (performance.now() - startedAt > withinMs) throw new Error(`${what}: not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return performance.now() - startedAt;
+}
+
+describe('slow readers', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function userRig(limits: Partial<UserStreamLimits>): Promise<{ streams: UserStreams; listenKey: string; url: string; log: LogEntry[]; pushBigFrame(): void }> {
+    const listenKeys = new ListenKeys({ ttlMs: () => 3_600_000, clock: () => T0 });
+    const apiKeys = new Map<string, ApiKeyRecord>([
+      [API_KEY, { apiKey: API_KEY, userId: ACCOUNT, accountId: ACCOUNT, secretSealed: '', permissions: [...PERMISSIONS], ipWhitelist: [], label: '', createdAt: T0, revoked: false }],
+    ]);
+    const { entries, logger } = recorder();
+    const streams = createUserStreams({
+      listenKeys,
+      exchange: { core: { catalogue: { apiKeys } } },
+      limiter: { strike: () => undefined },
+      clock: () => T0,
+      logger,
+      limits: { maxBufferedBytes: BOUND_BYTES, ...limits },
+    });
+    const server = createServer();
+    attachUpgradeRouter(server, [streams], () => undefined, normalizePeerAddress);
+    const port = await listen(server);
+    cleanups.push(async () => {
+      await streams.close();
+      listenKeys.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const listenKey = listenKeys.issue(ACCOUNT, API_KEY);
+    const big: BalanceEvent = {
+      kind: 'balance',
+      seq: 1,
+      time: T0,
+      accountId: ACCOUNT,
+      balances: Array.from({ length: BIG_BALANCE_ASSETS }, (_, i) => ({ asset: `A${i}`, free: '123456789.12345678', locked: '0' })),
+    };
+    return {
+      streams,
+      listenKey,
+      url: `ws://127.0.0.1:${port}/openapi/ws/${listenKey}`,
+      log: entries,
+      pushBigFrame: () => streams.onCommit({ size: 1, commitMs: 0, commands: [], rows: { ...emptyDerivedRows(), events: [big] }, results: [] }),
+    };
+  }
+
+  const cutOffs = (log: LogEntry[]): LogEntry[] => log.filter((entry) => entry.level === 'warn' && entry.msg.includes('too slow'));
+
+  it('when a user stream reader stops reading and the stream then goes quiet, then within seconds it is closed with 1008 and a reason', async () => {
+    // A grace long enough for the client to read the 9 MB backlog up to the close frame.
+    const rig = await userRig({ slowReaderCloseGraceMs: 30_000 });
+    const reader = await WsProbe.open(rig.url);
+    cleanups.push(async () => {
+      reader.ws.terminate();
+      await reader.closed;
+    });
+    reader.ws.pause();
+    rig.pushBigFrame();
+    // No further frame: only the periodic check can notice (the next ping is 30 s away).
+    const noticedMs = await until(() => cutOffs(rig.log).length > 0, NOTICED_WITHIN_MS, 'cut off');
+    expect(noticedMs).toBeLessThan(NOTICED_WITHIN_MS);
+    expect(cutOffs(rig.log)).toEqual([
+      { level: 'warn', fields: { accountId: ACCOUNT, ip: '127.0.0.1', bufferedBytes: expect.any(Number) as number }, msg: 'user stream reader too slow; cut off' },
+    ]);
+    expect(cutOffs(rig.log)[0].fields.bufferedBytes).toBeGreaterThan(BOUND_BYTES);
+    // Reading again, the client gets what was queued, then the close frame: not a bare 1006.
+    reader.ws.resume();
+    expect(await reader.closed).toEqual({ code: SLOW_READER_CLOSE_CODE, reason: SLOW_READER_REASON });
+    expect(reader.pending).toBe(1);
+    await until(() => rig.streams.socketCount === 0, 5000, 'socket gone');
+  });
+
+  it('when a cut-off reader never takes its close frame, then it is dropped after the grace', async () => {
+    const graceMs = 500;
+    const rig = await userRig({ slowReaderCloseGraceMs: graceMs });
+    const reader = await WsProbe.open(rig.url);
+    cleanups.push(async () => {
+      reader.ws.terminate();
+      await reader.closed;
+    });
+    reader.ws.pause();
+    rig.pushBigFrame();
+    await until(() => cutOffs(rig.log).length > 0, NOTICED_WITHIN_MS, 'cut off');
+    const droppedMs = await until(() => rig.streams.socketCount === 0, graceMs + 3000, 'dropped');
+    expect(droppedMs).toBeGreaterThanOrEqual(graceMs - 100);
+    // The server ended the TCP connection: the client, reading again, sees it end without a close frame.
+    reader.ws.resume();
+    expect((await reader.closed).code).toBe(1006);
+  });
+
+  it('when a reader within its bound is quiet, then the check leaves it open', async () => {
+    const rig = await userRig({ backlogCheckIntervalMs: 50 });
+    const reader = await WsProbe.open(rig.url);
+    cleanups.push(async () => {
+      await reader.close();
+    });
+    reader.send({ ping: 7 });
+    expect(await reader.next()).toEqual({ pong: 7 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(cutOffs(rig.log)).toEqual([]);
+    expect(rig.streams.socketCount).toBe(1);
+  });
+
+  it('when a market stream reader stops reading and the stream then goes quiet, then within seconds it is closed with 1008 and a reason', async () => {
+    const h = createCoreHarness();
+    const market = new MarketData();
+    const { entries, logger } = recorder();
+    const options: MarketStreamOptions = { maxBufferedBytes: BOUND_BYTES, slowReaderCloseGraceMs: 30_000 };
+    const streams: MarketStreams = createMarketStreams({ exchange: { core: h.core, market }, limiter: { strike: () => undefined }, clock: () => T0, logger }, options);
+    const server = createServer();
+    attachUpgradeRouter(server, [streams], () => undefined, normalizePeerAddress);
+    const port = await listen(server);
+    cleanups.push(async () => {
+      await streams.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const reader = await MarketProbe.open(`ws://127.0.0.1:${port}/openapi/quote/ws/v1`);
+    cleanups.push(async () => {
+      reader.ws.terminate();
+      await reader.closed;
+    });
+    expect(await reader.ask({ event: 'sub', topic: 'trade', symbol: 'ETHUSDT' })).toMatchObject({ topic: 'trade', f: true });
+    reader.ws.pause();
+    // One committed trade, repeated: a trade frame of several MB, then nothing more.
+    h.place(limit(h.funded({ ETH: '1' }), 'ETHUSDT', 'SELL', '2000', '1'));
+    h.place(limit(h.funded({ USDT: '10000' }), 'ETHUSDT', 'BUY', '2000', '1'));
+    const buyerRow = h.lastRows.trades.find((row) => row.isBuyer);
+    expect(buyerRow).toBeDefined();
+    streams.onCommit({ rows: { ...h.lastRows, trades: Array.from({ length: 100_000 }, () => buyerRow!) } });
+    const noticedMs = await until(() => cutOffs(entries).length > 0, NOTICED_WITHIN_MS, 'cut off');
+    expect(noticedMs).toBeLessThan(NOTICED_WITHIN_MS);
+    expect(cutOffs(entries)[0]).toMatchObject({ fields: { ip: '127.0.0.1' }, msg: 'market socket too slow to follow; cut off' });
+    reader.ws.resume();
+    expect(await reader.closed).toEqual({ code: SLOW_READER_CLOSE_CODE, reason: SLOW_READER_REASON });
+  });
+});
