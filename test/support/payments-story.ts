@@ -116,3 +116,18 @@ export const WIRE_BENEFICIARY = {
   State: 'NY',
   'Postal Code': '10001',
 };
+
+/** B31's body for a 20000.00 MXN → USD global payment from a merchant's MXN account to a WIRE beneficiary. */
+export function globalPaymentParams(merchantId: number, wireId: number, clientId: string): Record<string, unknown> {
+  return {
+    onRampMerchantId: merchantId,
+    onRampCountry: 'Mexico',
+    onRampFiat: 'MXN',
+    onRampFiatAmount: '20000.00',
+    onRampPaymentId: 58,
+    offRampCountry: 'United States',
+    offRampFiat: 'USD',
+    offRampPaymentId: wireId,
+    clientId,
+  };
+}

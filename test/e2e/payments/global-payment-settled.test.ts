@@ -10,7 +10,7 @@ import { holdings } from '../../support/account-reads.js';
 import type { SpotClient } from '../../support/clients.js';
 import { onboardedMerchant } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
-import { flowMark, flowRows, limitsUsed, orderDetail, paymentsStory, systemFlows, systemHoldings, WIRE_BENEFICIARY, type PaymentsStory } from '../../support/payments-story.js';
+import { flowMark, flowRows, globalPaymentParams, limitsUsed, orderDetail, paymentsStory, systemFlows, systemHoldings, WIRE_BENEFICIARY, type PaymentsStory } from '../../support/payments-story.js';
 
 describe('story: a global payment MXN → USD settled', () => {
   let s: PaymentsStory;
@@ -20,17 +20,7 @@ describe('story: a global payment MXN → USD settled', () => {
   let orderId: number;
   let mark: number;
 
-  const globalPayment = (clientId: string): Record<string, unknown> => ({
-    onRampMerchantId: merchantId,
-    onRampCountry: 'Mexico',
-    onRampFiat: 'MXN',
-    onRampFiatAmount: '20000.00',
-    onRampPaymentId: 58,
-    offRampCountry: 'United States',
-    offRampFiat: 'USD',
-    offRampPaymentId: wireId,
-    clientId,
-  });
+  const globalPayment = (clientId: string): Record<string, unknown> => globalPaymentParams(merchantId, wireId, clientId);
 
   beforeAll(async () => {
     s = await paymentsStory();

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardedMerchant, SPEI_BENEFICIARY } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
-import { paymentsStory, WIRE_BENEFICIARY, type PaymentsStory } from '../../support/payments-story.js';
+import { globalPaymentParams, paymentsStory, WIRE_BENEFICIARY, type PaymentsStory } from '../../support/payments-story.js';
 import { settled, webhookEvents, WebhookReceiver } from '../../support/webhook-receiver.js';
 
 const FUNDING_KEYS = [
@@ -183,17 +183,7 @@ describe('story: funding and global payment webhook bodies, each type to its own
     const before = { orders: orders.received.length };
     const orderId = String(
       (
-        await s.client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_fiat', {
-          onRampMerchantId: merchantId,
-          onRampCountry: 'Mexico',
-          onRampFiat: 'MXN',
-          onRampFiatAmount: '20000.00',
-          onRampPaymentId: 58,
-          offRampCountry: 'United States',
-          offRampFiat: 'USD',
-          offRampPaymentId: wireId,
-          clientId: 'gp-0001',
-        })
+        await s.client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_fiat', globalPaymentParams(merchantId, wireId, 'gp-0001'))
       ).orderId,
     );
     await global.waitFor(2);

@@ -24,7 +24,7 @@ import { PaymentAckLog, startPaymentLoad } from '../../support/payment-load.js';
 import { WIRE_BENEFICIARY } from '../../support/payments-story.js';
 import { randomInt, seededRandom } from '../../support/prng.js';
 import { liftRateLimits } from '../../support/trading-setup.js';
-import { WebhookReceiver, type Received, type Reply } from '../../support/webhook-receiver.js';
+import { WebhookReceiver, type EventRow, type Received, type Reply } from '../../support/webhook-receiver.js';
 
 const SEED = 20_261_125;
 const ROUNDS = 4;
@@ -54,20 +54,6 @@ const SUCCESS = '{"callbackStatus":"SUCCESS"}';
 const OVERLAP_SLACK_MS = 100;
 /** How long the outbox may take to empty once the server is up for good. */
 const DRAIN_TIMEOUT_MS = 40_000;
-
-/** A B40 row (§2.8). */
-interface EventRow {
-  eventId: string;
-  webhookId: string;
-  eventType: string;
-  objectId: string;
-  objectStatus: string;
-  status: string;
-  attempts: number;
-  createTime: string;
-  payload: string;
-  deliveries: { attempt: number; result: string; error: string }[];
-}
 
 /** A B34 row, as far as the checks read it. */
 interface OrderRow {
