@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /**
  * The operator API's bearer token: `BOURSE_ADMIN_TOKEN`, else `<dataDir>/admin-token` (mode
- * 0600), generated on first start. `generated` tells the caller to print it once.
+ * 0600), generated on first start. `generated` tells the caller to say where it is (never the token itself).
  */
 export function resolveAdminToken(dataDir: string, fromEnv: string | undefined): { token: string; generated: boolean } {
   if (fromEnv !== undefined) return { token: fromEnv, generated: false };

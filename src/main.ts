@@ -17,7 +17,7 @@ import { createMarketStreams } from './api/ws/market-stream.js';
 import { createUserStreams } from './api/ws/user-stream.js';
 import { loadConfig, type Config } from './config.js';
 import { DEMO_MARKET_MAKER_SEED, DEMO_MARKET_MAKER_SYMBOLS } from './demo/demo-catalogue.js';
-import { findDemoMarketMakerKey, seedDemo, writeDemoCredentials } from './demo/demo-data.js';
+import { ensureDemoTakerKey, findDemoMarketMakerKey, seedDemo, writeDemoCredentials } from './demo/demo-data.js';
 import { startDemoMarketMaker, type DemoMarketMaker } from './demo/market-maker.js';
 import { Exchange } from './exchange/exchange.js';
 import { MarketData } from './market/market-data.js';
@@ -135,7 +135,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     const secretBox = openSecretBox(config.dataDir);
     const admin = resolveAdminToken(config.dataDir, config.adminToken);
     if (admin.generated && config.logLevel !== 'silent') {
-      process.stdout.write(`Operator API token (also in ${path.join(config.dataDir, 'admin-token')}): ${admin.token}\n`);
+      process.stdout.write(`Operator API token generated: see ${path.join(config.dataDir, 'admin-token')}\n`);
     }
     if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox, config.sandbox);
     // Area B's desk on first start; the sandbox flag journaled whenever it changes, so replays decide alike.
@@ -182,9 +182,17 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       } else {
         // A client of the public API: it reaches this server over loopback, whatever HOST binds.
         const wildcard = config.host === '0.0.0.0' || config.host === '::';
+        const taker = await ensureDemoTakerKey(exchange, secretBox).catch((error: unknown) => {
+          logger.warn({ err: error }, 'demo market maker: no taker account; it only quotes');
+          return undefined;
+        });
+        // A user's flood must not get the maker banned with the loopback address it shares (docs/running.md).
+        limiter.exemptKey(key.apiKey);
+        if (taker !== undefined) limiter.exemptKey(taker.apiKey);
         marketMaker = startDemoMarketMaker({
           baseUrl: wildcard ? `http://127.0.0.1:${port}` : url,
           ...key,
+          taker,
           symbols: DEMO_MARKET_MAKER_SYMBOLS,
           seed: DEMO_MARKET_MAKER_SEED,
           logger: logger.child({ component: 'demo-market-maker' }),
@@ -219,22 +227,29 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   }
 }
 
+/**
+ * Ends `server` like `npm start` does on the first SIGTERM or SIGINT: stop accepting, drain, snapshot,
+ * then exit 0 (1 if closing failed). Used by `node dist/main.js` and `bourse serve`.
+ */
+export function stopOnSignals(server: Pick<RunningServer, 'close'>): void {
+  const stop = (signal: string): void => {
+    process.stdout.write(`${signal}: draining\n`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
 /** `node dist/main.js`: serve until SIGTERM or SIGINT. */
 async function runMain(): Promise<void> {
   try {
-    const server = await startServer();
-    const stop = (signal: string): void => {
-      process.stdout.write(`${signal}: draining\n`);
-      server.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`shutdown failed: ${String(error)}\n`);
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    stopOnSignals(await startServer());
   } catch (error) {
     process.stderr.write(`Bourse failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -62,6 +62,13 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
       return server;
     },
     loggerInstance: deps.logger,
+    // The demo market maker's requests (an exempt key) log at debug, not info: they would drown the log.
+    childLoggerFactory: (logger, bindings, options, rawRequest) => {
+      const child = logger.child(bindings, options);
+      const apiKey = (rawRequest as { headers?: Record<string, unknown> }).headers?.['x-bh-apikey'];
+      if (typeof apiKey === 'string' && deps.limiter.isExempt(apiKey)) child.info = child.debug.bind(child);
+      return child;
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
     return503OnClosing: false,

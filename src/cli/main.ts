@@ -3,7 +3,7 @@ import { runCli, serverDeps } from './run.js';
 
 // exitCode rather than process.exit(): stdout is flushed, and `serve` keeps running.
 // Ctrl-C ends the webhook debugger's long-running commands cleanly (a second one exits at once);
-// other commands keep Node's default, and `serve` installs its own handlers.
+// other commands keep Node's default, and `serve` installs its own (drain, snapshot, exit 0; see serverDeps).
 const stop = new AbortController();
 const argv = process.argv.slice(2);
 if (argv.includes('webhooks')) {

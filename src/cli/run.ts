@@ -13,7 +13,13 @@ export interface CliDeps {
 
 export const serverDeps: CliDeps = {
   // Imported on demand: client commands should not load the whole server.
-  startServer: async () => (await import('../main.js')).startServer(),
+  // SIGTERM/SIGINT then end it as they end `npm start`: drain, snapshot, exit 0.
+  startServer: async () => {
+    const { startServer, stopOnSignals } = await import('../main.js');
+    const server = await startServer();
+    stopOnSignals(server);
+    return server;
+  },
 };
 
 /** Runs one `bourse` invocation; resolves to the process exit code (0 ok, 1 refused or misused, 2 no server). */

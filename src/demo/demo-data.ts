@@ -14,6 +14,10 @@ export const DEMO_MERCHANT_EMAIL = 'merchant@bourse.local';
 export const DEMO_MARKET_MAKER_EMAIL = 'market-maker@bourse.local';
 const DEMO_KEY_LABEL = 'demo';
 const MARKET_MAKER_KEY_LABEL = 'demo-market-maker';
+const TAKER_KEY_LABEL = 'demo-market-taker';
+const TAKER_ACCOUNT_NAME = 'demo-taker';
+/** Moved from the market maker's main account to its taker sub-account: a tenth of each balance. */
+const TAKER_BALANCES: readonly [string, string][] = DEMO_MARKET_MAKER_BALANCES.map(([asset, amount]) => [asset, String(BigInt(amount) / 10n)]);
 
 export interface DemoCredentials {
   userId: string;
@@ -79,6 +83,33 @@ export function findDemoMarketMakerKey(exchange: Exchange, secretBox: SecretBox)
   const key = activeKey(exchange, DEMO_MARKET_MAKER_EMAIL, MARKET_MAKER_KEY_LABEL);
   if (key === undefined) return undefined;
   return { apiKey: key.apiKey, secretKey: secretBox.open(key.secretSealed) };
+}
+
+/**
+ * The key of the market maker's taker sub-account, which now and then crosses the spread so the
+ * demo market has trades (self-trade prevention forbids the maker's own account to take from
+ * itself). Made on first use, in one batch: sub-account, key, and a tenth of the maker's funds
+ * moved to it; undefined when this database has no market maker.
+ */
+export async function ensureDemoTakerKey(exchange: Exchange, secretBox: SecretBox): Promise<{ apiKey: string; secretKey: string } | undefined> {
+  const found = activeKey(exchange, DEMO_MARKET_MAKER_EMAIL, TAKER_KEY_LABEL);
+  if (found !== undefined) return { apiKey: found.apiKey, secretKey: secretBox.open(found.secretSealed) };
+  const maker = activeKey(exchange, DEMO_MARKET_MAKER_EMAIL, MARKET_MAKER_KEY_LABEL);
+  const user = maker === undefined ? undefined : exchange.core.ledger.users.get(maker.userId);
+  if (user === undefined) return undefined;
+  const mainAccountId = user.accountIds[0];
+  // Submitted in one event-loop turn, one batch: the ids are the core's next counters.
+  const accountId = exchange.core.ledger.nextAccountId;
+  const accountIndex = user.accountIds.length;
+  const apiKey = generateApiCredential();
+  const secretKey = generateApiCredential();
+  const commands: Command[] = [
+    { type: 'createSubAccount', userId: user.userId, name: TAKER_ACCOUNT_NAME },
+    { type: 'createApiKey', userId: user.userId, accountIndex, apiKey, secretSealed: secretBox.seal(secretKey), permissions: [...PERMISSIONS], ipWhitelist: [], label: TAKER_KEY_LABEL },
+    ...TAKER_BALANCES.map(([asset, amount]): Command => ({ type: 'transfer', fromAccountId: mainAccountId, toAccountId: accountId, asset, amount, flowType: 'USER_ACCOUNT_TRANSFER' })),
+  ];
+  await Promise.all(commands.map((command) => exchange.submit(command)));
+  return { apiKey, secretKey };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { ERRORS } from '../core/errors.js';
-import { ladderAt, type LadderOrder } from './ladder.js';
+import { formatAtto, parseDecimal } from '../core/decimal.js';
+import { ladderAt, type Ladder, type LadderOrder } from './ladder.js';
+import { drawInt } from './prng.js';
 import { planOrders, type OpenOrder } from './reconcile.js';
 import { initialWalkState, nextWalkState, type WalkState } from './reference-price.js';
 import { SpotApiError, SpotHttpClient, type FetchLike } from './spot-http-client.js';
-import { compileGrid, type MarketMakerSymbol, type SymbolGrid } from './symbol-grid.js';
+import { compileGrid, minLotsAt, type MarketMakerSymbol, type SymbolGrid } from './symbol-grid.js';
 
 /** The part of a pino logger the market maker writes to. */
 export interface MarketMakerLogger {
@@ -21,6 +23,12 @@ export interface DemoMarketMakerOptions {
   intervalMs?: number;
   /** New orders per second at most; default 15, under the default ORDERS limit of 20 per key. */
   ordersPerSecond?: number;
+  /**
+   * A key of another account (the maker's taker sub-account: self-trade prevention stops an
+   * account taking from itself) with which the maker now and then crosses the spread with a small
+   * MARKET order, so the demo has trades, klines and tickers. Without it the maker only quotes.
+   */
+  taker?: { apiKey: string; secretKey: string };
   logger?: MarketMakerLogger;
   fetch?: FetchLike;
 }
@@ -38,6 +46,36 @@ const OPEN_ORDERS_LIMIT = '1000';
 const GONE_CODES = new Set<number>([ERRORS.ORDER_NOT_FOUND.code, ERRORS.ORDER_FILLED.code, ERRORS.ORDER_CANCELED.code]);
 
 const SILENT: MarketMakerLogger = { debug: () => undefined, warn: () => undefined };
+
+/** Ticks on which every symbol takes (a buy, then a sell), so history appears within seconds of a start. */
+const FIRST_TAKES = [1, 2] as const;
+/** After those, a symbol takes on a tick with chance 1 / TAKE_ODDS (drawn from the seed). */
+const TAKE_ODDS = 15;
+
+function units(text: string, unitAtto: bigint): bigint {
+  const value = parseDecimal(text);
+  if (value === null) throw new TypeError(`not a decimal: ${text}`);
+  return value / unitAtto;
+}
+
+/** The taker order of a symbol at a tick, or undefined: a deterministic function of seed, tick and ladder. */
+export function takeAt(seed: number, grid: SymbolGrid, ladder: Ladder, tick: number): { side: 'BUY' | 'SELL'; quantity: string } | undefined {
+  const symbol = grid.rules.symbol;
+  let side: 'BUY' | 'SELL';
+  if (tick === FIRST_TAKES[0]) side = 'BUY';
+  else if (tick === FIRST_TAKES[1]) side = 'SELL';
+  else if (tick > FIRST_TAKES[1] && drawInt([seed, 'take', symbol, tick], 0, TAKE_ODDS - 1) === 0) side = drawInt([seed, 'side', symbol, tick], 0, 1) === 0 ? 'BUY' : 'SELL';
+  else return undefined;
+  // Sized against the level it takes from: at least the filters' minimum there, at most a quarter of it.
+  const level = side === 'BUY' ? ladder.asks[0] : ladder.bids[0];
+  if (level === undefined) return undefined;
+  const minLots = minLotsAt(grid, units(level.price, grid.tickAtto));
+  const levelLots = units(level.quantity, grid.stepAtto);
+  const extra = levelLots / 4n > minLots ? Number(levelLots / 4n - minLots) : 0;
+  const lots = minLots + BigInt(drawInt([seed, 'take-size', symbol, tick], 0, Math.min(extra, 1_000_000)));
+  if (lots > levelLots) return undefined;
+  return { side, quantity: formatAtto(lots * grid.stepAtto) };
+}
 
 /** Errors after which the rest of the tick is pointless: no server, a server fault, or a rate limit. */
 function endsTick(error: unknown): boolean {
@@ -77,7 +115,8 @@ function positiveInteger(name: string, value: number): number {
 /**
  * Keeps every given symbol's book two-sided through the public API: each tick steps the seeded
  * reference walk, computes the ladder, cancels the open orders outside it and places the missing
- * levels as LIMIT_MAKER (it never takes). It never throws into the server: failures are logged and
+ * levels as LIMIT_MAKER; with a `taker` key it also crosses the spread now and then (`takeAt`).
+ * It never throws into the server: failures are logged and
  * the next tick tries again.
  */
 export function startDemoMarketMaker(options: DemoMarketMakerOptions): DemoMarketMaker {
@@ -90,6 +129,10 @@ export function startDemoMarketMaker(options: DemoMarketMakerOptions): DemoMarke
   const seed = options.seed;
   const logger = options.logger ?? SILENT;
   const client = new SpotHttpClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, secretKey: options.secretKey, fetch: options.fetch });
+  const takerClient =
+    options.taker === undefined
+      ? undefined
+      : new SpotHttpClient({ baseUrl: options.baseUrl, apiKey: options.taker.apiKey, secretKey: options.taker.secretKey, fetch: options.fetch });
   const walks: { grid: SymbolGrid; state: WalkState }[] = options.symbols.map((rules) => {
     const grid = compileGrid(rules);
     return { grid, state: initialWalkState(grid) };
@@ -123,18 +166,36 @@ export function startDemoMarketMaker(options: DemoMarketMakerOptions): DemoMarke
     }
   }
 
+  /** Crosses the spread with a small MARKET order; a refusal (halted symbol, funds) only skips it. */
+  async function take(symbol: string, order: { side: 'BUY' | 'SELL'; quantity: string }): Promise<boolean> {
+    if (takerClient === undefined) return false;
+    try {
+      await takerClient.signed('POST', '/openapi/v1/order', { symbol, side: order.side, type: 'MARKET', quantity: order.quantity });
+      return true;
+    } catch (error) {
+      if (endsTick(error)) throw error;
+      logger.debug({ err: error, symbol, side: order.side }, 'demo market maker: take refused');
+      return false;
+    }
+  }
+
   async function tick(): Promise<void> {
     const tickNumber = ticks++;
     if (tickNumber > 0) for (const walk of walks) walk.state = nextWalkState(seed, walk.grid, walk.state);
     let canceled = 0;
     let placed = 0;
+    let taken = 0;
     try {
       const openOrders = readOpenOrders(await client.signed('GET', '/openapi/v1/openOrders', { limit: OPEN_ORDERS_LIMIT }));
       const wanted: { symbol: string; level: LadderOrder }[] = [];
+      const takes: { symbol: string; side: 'BUY' | 'SELL'; quantity: string }[] = [];
       for (const walk of walks) {
         const symbol = walk.grid.rules.symbol;
+        const ladder = ladderAt(seed, walk.grid, walk.state);
+        const taking = takeAt(seed, walk.grid, ladder, tickNumber);
+        if (taking !== undefined) takes.push({ symbol, ...taking });
         const plan = planOrders(
-          ladderAt(seed, walk.grid, walk.state),
+          ladder,
           openOrders.filter((o) => o.symbol === symbol),
         );
         for (const order of plan.cancels) {
@@ -153,10 +214,16 @@ export function startDemoMarketMaker(options: DemoMarketMakerOptions): DemoMarke
         if (outcome === 'placed') placed++;
         if (outcome === 'refused') refusedSymbols.add(symbol);
       }
+      // After the quotes, so the order meets the maker's best level; the partly filled level is
+      // refreshed next tick.
+      for (const order of takes) {
+        if (stopped) return;
+        if (await take(order.symbol, order)) taken++;
+      }
     } catch (error) {
       logger.warn({ err: error, tick: tickNumber }, 'demo market maker: tick failed, retrying next tick');
     } finally {
-      logger.debug({ tick: tickNumber, canceled, placed }, 'demo market maker tick');
+      logger.debug({ tick: tickNumber, canceled, placed, ...(takerClient === undefined ? {} : { taken }) }, 'demo market maker tick');
     }
   }
 

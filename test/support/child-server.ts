@@ -30,6 +30,8 @@ export interface ChildServerOptions {
   dataDir: string;
   /** Extra environment (BOURSE_SNAPSHOT_EVERY, BOURSE_SYNCHRONOUS, …). */
   env?: Record<string, string>;
+  /** What node runs after `--import tsx`; `src/main.ts` (what `npm start` runs) unless told. */
+  entry?: readonly string[];
 }
 
 export interface ChildServer {
@@ -46,6 +48,8 @@ export interface ChildServer {
   kill(signal: NodeJS.Signals): Promise<ChildExit>;
   /** The first log line with this `msg`. */
   logLine(msg: string): LogLine | undefined;
+  /** Lines of stdout that are not JSON log lines ("SIGTERM: draining", the admin token notice). */
+  plainLines: readonly string[];
 }
 
 /** The environment of the parent minus anything that would configure Bourse behind the test's back. */
@@ -75,12 +79,13 @@ function parseLogLine(text: string): LogLine | undefined {
  */
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const startedAt = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...(options.entry ?? ['src/main.ts'])], {
     cwd: REPO_ROOT,
     env: childEnv(options),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
+  const plainLines: string[] = [];
   const stderrTail: string[] = [];
   // 'close' comes after the output is read to its end: the last log lines are in `logs` by then.
   const exited = new Promise<ChildExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
@@ -90,6 +95,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   });
 
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (text) => {
+    if (!text.startsWith('{')) plainLines.push(text);
     const line = parseLogLine(text);
     if (line === undefined) return;
     logs.push(line);
@@ -137,6 +143,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
       startMs: performance.now() - startedAt,
       kill,
       logLine: (msg) => logs.find((line) => line.msg === msg),
+      plainLines,
     };
   } catch (error) {
     await kill('SIGKILL');

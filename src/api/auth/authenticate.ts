@@ -57,7 +57,9 @@ export class Authenticator {
   }
 
   authorize(endpoint: Endpoint, request: IncomingRequest, headers: Record<string, string>): ApiKeyRecord | undefined {
-    this.checkBan(request.ip, headers);
+    // An exempt key (the demo market maker's) is neither banned with its address nor charged.
+    const exempt = this.isExemptRequest(request);
+    if (!exempt) this.checkBan(request.ip, headers);
     const weight = typeof endpoint.weight === 'number' ? endpoint.weight : endpoint.weight(request.params);
     if (endpoint.security === 'NONE') {
       this.chargeWeight(`ip:${request.ip}`, weight, request.ip, headers);
@@ -68,7 +70,7 @@ export class Authenticator {
     if (!isApiKeyFormat(apiKey)) throw new BourseError('API_KEY_FORMAT');
     const key = this.exchange.core.catalogue.apiKeys.get(apiKey);
     if (key === undefined || key.revoked || !this.ipAllowed(key, request.ip)) throw new BourseError('INVALID_API_KEY');
-    this.chargeWeight(`key:${apiKey}`, weight, request.ip, headers);
+    if (!exempt) this.chargeWeight(`key:${apiKey}`, weight, request.ip, headers);
 
     const signature = findSignature(request.rawQuery, request.rawBody, request.bodyIsJson);
     const mustSign = ALWAYS_SIGNED.has(endpoint.security);
@@ -82,7 +84,7 @@ export class Authenticator {
     if (endpoint.mainKeyOnly === true && this.exchange.core.ledger.account(key.accountId).accountIndex !== 0) {
       throw new BourseError('NO_PERMISSION');
     }
-    if (endpoint.countsOrder === true) {
+    if (endpoint.countsOrder === true && !exempt) {
       const charge = this.limiter.chargeOrder(apiKey);
       headers['X-BH-ORDER-COUNT-1S'] = String(charge.countSecond);
       headers['X-BH-ORDER-COUNT-1D'] = String(charge.countDay);
@@ -93,6 +95,22 @@ export class Authenticator {
       }
     }
     return key;
+  }
+
+  /** True for a request with an exempt, active key and a valid signature (a bare key header is not enough). */
+  private isExemptRequest(request: IncomingRequest): boolean {
+    try {
+      const apiKey = extractApiKey(request.headers, request.params);
+      if (apiKey === undefined || !this.limiter.isExempt(apiKey)) return false;
+      const key = this.exchange.core.catalogue.apiKeys.get(apiKey);
+      if (key === undefined || key.revoked || !this.ipAllowed(key, request.ip)) return false;
+      const signature = findSignature(request.rawQuery, request.rawBody, request.bodyIsJson);
+      if (signature === undefined) return false;
+      return verifySignature(this.secretOf(key), signedPayloads(request.rawQuery, request.rawBody, request.bodyIsJson), signature);
+    } catch {
+      // Malformed keys or signatures are answered by the ordinary checks.
+      return false;
+    }
   }
 
   /** Forgets cached material of a key (after revocation). */

@@ -85,6 +85,7 @@ export class RateLimiter {
   private readonly weights = new Map<string, WeightCounter>();
   private readonly orders = new Map<string, OrderCounter>();
   private readonly ips = new Map<string, IpRecord>();
+  private readonly exemptKeys = new Set<string>();
   private sweptMinute = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -183,6 +184,19 @@ export class RateLimiter {
     const record = this.ips.get(ip);
     if (record === undefined || record.bannedUntil <= now) return undefined;
     return { bannedUntil: record.bannedUntil, retryAfterSec: secondsUntil(record.bannedUntil, now) };
+  }
+
+  /**
+   * Exempts an API key (the server's own demo market maker) from weights, order counts and IP
+   * bans: a correctly signed request with it is neither charged nor refused for its address, so a
+   * user who gets the shared loopback address banned cannot freeze the demo market. In memory only.
+   */
+  exemptKey(apiKey: string): void {
+    this.exemptKeys.add(apiKey);
+  }
+
+  isExempt(apiKey: string): boolean {
+    return this.exemptKeys.has(apiKey);
   }
 
   /** Bans in force, by IP. */

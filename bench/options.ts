@@ -1,0 +1,128 @@
+/** What `npm run bench` knows: the benchmarks, their environment knobs, `--quick` and the usage text. */
+
+export interface Knob {
+  name: string;
+  /** The default, as the benchmark's own header states it. */
+  fallback: string;
+  meaning: string;
+  /** What `--quick` sets when the knob is not already set; absent: left at the default. */
+  quick?: string;
+}
+
+export interface Benchmark {
+  name: string;
+  what: string;
+  knobs: readonly Knob[];
+}
+
+export const BENCHMARKS = [
+  {
+    name: 'engine',
+    what: 'order book, engine + ledger (ExchangeCore) and nodejs-order-book on one seeded command stream, in memory',
+    knobs: [{ name: 'BENCH_ENGINE_COMMANDS', fallback: '200000', meaning: 'commands per measured segment of a mix (≥ 1000)', quick: '1000' }],
+  },
+  {
+    name: 'journal',
+    what: 'journal commits/s and submit-to-reply latency (Sequencer + SQLite), synchronous NORMAL and FULL',
+    knobs: [
+      { name: 'BENCH_JOURNAL_COMMANDS', fallback: '200000', meaning: 'commands in all', quick: '2000' },
+      { name: 'BENCH_JOURNAL_ACCOUNTS', fallback: '256', meaning: 'accounts the commands spread over', quick: '16' },
+    ],
+  },
+  {
+    name: 'replay',
+    what: 'start-up over a long journal: recovery with and without a snapshot',
+    knobs: [{ name: 'BENCH_REPLAY_COMMANDS', fallback: '1000000', meaning: 'commands journaled, then replayed (≥ 10000)', quick: '10000' }],
+  },
+  {
+    name: 'http',
+    what: 'the HTTP API under autocannon (hello world, signed orders, …), servers in child processes',
+    knobs: [
+      { name: 'BENCH_HTTP_SECONDS', fallback: '10', meaning: 'seconds measured per target (≥ 5)', quick: '5' },
+      { name: 'BENCH_HTTP_CONNECTIONS', fallback: '64', meaning: 'autocannon connections', quick: '8' },
+      { name: 'BENCH_HTTP_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+    ],
+  },
+  {
+    name: 'payments',
+    what: 'whole merchant on-ramp flows over /v2, next to the signed-order rate',
+    knobs: [
+      { name: 'BENCH_PAYMENTS_SECONDS', fallback: '10', meaning: 'seconds measured per target (≥ 5)', quick: '5' },
+      { name: 'BENCH_PAYMENTS_LOOPS', fallback: '32', meaning: 'concurrent flows and autocannon connections', quick: '4' },
+      { name: 'BENCH_PAYMENTS_USERS', fallback: '64', meaning: 'merchant users, at least', quick: '8' },
+    ],
+  },
+  {
+    name: 'webhooks',
+    what: 'webhook deliveries to a local receiver while payment flows run',
+    knobs: [
+      { name: 'BENCH_WEBHOOKS_SECONDS', fallback: '12', meaning: 'seconds measured per target (≥ 3)', quick: '3' },
+      { name: 'BENCH_WEBHOOKS_LOOPS', fallback: '32', meaning: 'concurrent flows', quick: '4' },
+      { name: 'BENCH_WEBHOOKS_USERS', fallback: '64', meaning: 'merchant users per set, at least', quick: '8' },
+      { name: 'BENCH_WEBHOOKS_CONNECTIONS', fallback: '64', meaning: 'autocannon connections for hello world', quick: '8' },
+      { name: 'BENCH_WEBHOOKS_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+    ],
+  },
+] as const satisfies readonly Benchmark[];
+
+export type BenchmarkName = (typeof BENCHMARKS)[number]['name'];
+
+export const BENCHMARK_NAMES: readonly BenchmarkName[] = BENCHMARKS.map((bench) => bench.name);
+
+export function isBenchmarkName(name: string): name is BenchmarkName {
+  return (BENCHMARK_NAMES as readonly string[]).includes(name);
+}
+
+export interface BenchArgs {
+  help: boolean;
+  quick: boolean;
+  /** Empty: every benchmark. */
+  names: string[];
+}
+
+export function parseBenchArgs(args: readonly string[]): BenchArgs {
+  const parsed: BenchArgs = { help: false, quick: false, names: [] };
+  for (const arg of args) {
+    if (arg === '--help' || arg === '-h') parsed.help = true;
+    else if (arg === '--quick') parsed.quick = true;
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+    else parsed.names.push(arg);
+  }
+  return parsed;
+}
+
+export class UsageError extends Error {}
+
+/** `--quick`: every knob with a quick value that the environment does not set already. */
+export function quickEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const bench of BENCHMARKS) {
+    for (const knob of bench.knobs as readonly Knob[]) {
+      if (knob.quick !== undefined && (env[knob.name] ?? '') === '') set[knob.name] = knob.quick;
+    }
+  }
+  return set;
+}
+
+export function usage(): string {
+  const lines = [
+    'usage: npm run bench -- [--quick] [name ...]',
+    '',
+    'Runs the benchmarks of bench/ one after the other and prints their figures (all of them without a name).',
+    '',
+    'options:',
+    '  --quick   each benchmark briefly (small counts, shortest durations): checks that they run, figures are rough',
+    '  --help    this text',
+    '',
+    'benchmarks and their environment knobs (default; --quick value):',
+  ];
+  for (const bench of BENCHMARKS) {
+    lines.push(`  ${bench.name.padEnd(9)} ${bench.what}`);
+    for (const knob of bench.knobs as readonly Knob[]) {
+      const values = knob.quick === undefined ? knob.fallback : `${knob.fallback}; quick ${knob.quick}`;
+      lines.push(`      ${knob.name} (${values}): ${knob.meaning}`);
+    }
+  }
+  lines.push('', 'BOURSE_SYNCHRONOUS (NORMAL) is passed to the servers the http benchmarks start.');
+  return `${lines.join('\n')}\n`;
+}
