@@ -1,4 +1,5 @@
 import { webhookOperatorEndpoints } from './admin/webhook-endpoints.js';
+import { listingEndpoints } from './admin/listing-endpoints.js';
 import { adminEndpoints, type OperatorDeps } from './admin/admin-routes.js';
 import type { OperatorEndpoint } from './admin/operator-endpoint.js';
 import type { RateLimitConfig } from './auth/rate-limiter.js';
@@ -48,5 +49,5 @@ export function areaBEndpoints(): MerchantEndpoint[] {
  * (`/openapi-admin.json`) come from these entries.
  */
 export function operatorEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
-  return [...adminEndpoints(deps), ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? '')];
+  return [...adminEndpoints(deps), ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? ''), ...listingEndpoints(deps.exchange)];
 }

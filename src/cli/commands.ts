@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { adminPath, type AdminClient, type CliEnv, type HttpMethod } from './client.js';
 import { configPatch } from './config-values.js';
 import { usageError } from './errors.js';
-import { formatJsonLine, formatReadable, formatVerify, isLedgerOk } from './format.js';
+import { formatJsonLine, formatReadable, formatUsers, formatVerify, isLedgerOk } from './format.js';
 import { addWebhookCommands } from './webhooks.js';
 
 export interface OutputStream {
@@ -50,7 +50,7 @@ export function buildProgram(ctx: CommandContext): Command {
 
   program
     .command('serve')
-    .description('start the server in this process (configured by the environment, see operator.md)')
+    .description('start the server in this process (configured by the environment, see docs/operating.md)')
     .action(async () => {
       await ctx.startServer();
     });
@@ -63,6 +63,18 @@ export function buildProgram(ctx: CommandContext): Command {
     .addOption(new Option('--type <type>', 'user type').choices(['user', 'merchant']))
     .action(async (opts: { email?: string; type?: string }) => {
       await request('POST', adminPath('users'), defined({ email: opts.email, type: opts.type }));
+    });
+  user
+    .command('list')
+    .description('list the users with their accounts')
+    .action(async () => {
+      await request('GET', adminPath('users'), undefined, formatUsers);
+    });
+  user
+    .command('balances <userId>')
+    .description("show a user's non-zero balances, account by account")
+    .action(async (userId: string) => {
+      await request('GET', adminPath('users', userId, 'balances'));
     });
 
   program
@@ -115,7 +127,16 @@ export function buildProgram(ctx: CommandContext): Command {
       await request('POST', adminPath('deposits'), defined({ accountId, asset: upper(asset), amount, txId: opts.txId }));
     });
 
-  const withdrawal = program.command('withdrawal').description('pending withdrawals');
+  const withdrawal = program.command('withdrawal').description('withdrawals and their review');
+  withdrawal
+    .command('list')
+    .description('list withdrawals, newest first, with the ids approve and reject take')
+    .option('--status <status>', 'only this status: PENDING, SENT or REJECTED', parseWithdrawalStatus)
+    .option('--limit <n>', 'at most this many (default 100, at most 1000)', parseCount)
+    .action(async (opts: { status?: string; limit?: number }) => {
+      const query = new URLSearchParams(defined({ status: opts.status, limit: opts.limit === undefined ? undefined : String(opts.limit) }) as Record<string, string>).toString();
+      await request('GET', `${adminPath('withdrawals')}${query === '' ? '' : `?${query}`}`);
+    });
   withdrawal
     .command('approve <id>')
     .description('approve a pending withdrawal')
@@ -131,9 +152,14 @@ export function buildProgram(ctx: CommandContext): Command {
       await request('POST', adminPath('withdrawals', id, 'reject'), defined({ reason: opts.reason }));
     });
 
-  program
-    .command('asset')
-    .description('assets')
+  const asset = program.command('asset').description('assets');
+  asset
+    .command('list')
+    .description('list the assets')
+    .action(async () => {
+      await request('GET', adminPath('assets'));
+    });
+  asset
     .command('add <asset>')
     .description('add an asset')
     .requiredOption('--precision <n>', 'ledger decimals, 0 to 18', parseCount)
@@ -161,6 +187,12 @@ export function buildProgram(ctx: CommandContext): Command {
     );
 
   const symbol = program.command('symbol').description('symbols');
+  symbol
+    .command('list')
+    .description('list the symbols with their status and filters')
+    .action(async () => {
+      await request('GET', adminPath('symbols'));
+    });
   symbol
     .command('add <symbol>')
     .description('list a symbol (it starts TRADING)')
@@ -241,8 +273,9 @@ export function buildProgram(ctx: CommandContext): Command {
   program
     .command('verify')
     .description('check the ledger; exit 1 when it does not balance')
-    .action(async () => {
-      const answer = await request('GET', adminPath('verify'), undefined, formatVerify);
+    .option('--replay', 'also replay the whole journal and compare state hashes (slower)')
+    .action(async (opts: { replay?: boolean }) => {
+      const answer = await request('GET', `${adminPath('verify')}${opts.replay === true ? '?replay=1' : ''}`, undefined, formatVerify);
       if (!isLedgerOk(answer)) ctx.setExitCode(1);
     });
 
@@ -295,6 +328,12 @@ function splitList(text: string): string[] {
 /** Asset, symbol and permission names are upper case on the wire (area-a.md §1.3). */
 function upper(name: string): string {
   return name.toUpperCase();
+}
+
+function parseWithdrawalStatus(text: string): string {
+  const status = text.toUpperCase();
+  if (!['PENDING', 'SENT', 'REJECTED'].includes(status)) throw new InvalidArgumentError('expected PENDING, SENT or REJECTED');
+  return status;
 }
 
 function parseCount(text: string): number {

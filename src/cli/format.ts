@@ -13,10 +13,48 @@ export function formatJsonLine(raw: string): string {
   return `${raw.trim().replace(/\s*[\r\n]+\s*/g, '')}\n`;
 }
 
-export function formatReadable(value: unknown): string {
+export function formatReadable(answer: unknown): string {
+  const value = readableTimes(answer);
   if (Array.isArray(value)) return value.length === 0 ? '(none)\n' : joinLines(formatList(value));
   if (isRecord(value)) return Object.keys(value).length === 0 ? 'ok\n' : joinLines(formatRecord(value));
   return `${cell(value)}\n`;
+}
+
+/** Names of members holding a time in ms (operator.md "Values": times as ms numbers). */
+const TIME_KEY = /^(time|until)$|(Time|At)$/;
+/** From 2001-09-09 to 5138: smaller numbers under such a name are counts or zero, left as they are. */
+const MIN_MS = 1e12;
+const MAX_MS = 1e14;
+
+/**
+ * Times in ms (`time`, `updateTime`, `createdAt`, `until`, …) as ISO 8601 UTC text, for the
+ * readable form only; `--json` prints the server's numbers as they are.
+ */
+export function readableTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(readableTimes);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      TIME_KEY.test(key) && typeof field === 'number' && Number.isInteger(field) && field >= MIN_MS && field < MAX_MS
+        ? new Date(field).toISOString()
+        : readableTimes(field),
+    ]),
+  );
+}
+
+/** A user's accounts in one cell: `7 main`, `8 #1 savings`. */
+export function formatUsers(answer: unknown): string {
+  if (!Array.isArray(answer)) return formatReadable(answer);
+  return formatReadable(
+    answer.map((user: unknown) => {
+      if (!isRecord(user) || !Array.isArray(user.accounts)) return user;
+      const accounts = user.accounts
+        .filter(isRecord)
+        .map((a) => (a.accountIndex === 0 ? `${cell(a.accountId)} main` : `${cell(a.accountId)} #${cell(a.accountIndex)}${a.name ? ` ${cell(a.name)}` : ''}`));
+      return { ...user, accounts: accounts.join('; ') };
+    }),
+  );
 }
 
 /** Rows aligned under a header; columns in the order their keys first appear. */
@@ -32,12 +70,24 @@ export function formatKeyValues(entries: readonly (readonly [string, string])[])
 
 /** `verify`: "ledger ok", or the entries that do not balance. */
 export function formatVerify(answer: unknown): string {
-  if (isLedgerOk(answer)) return 'ledger ok\n';
+  const replay = isRecord(answer) && isRecord(answer.replay) ? answer.replay : undefined;
+  const replayLines =
+    replay === undefined
+      ? []
+      : replay.ok === true
+        ? [`journal replay ok (state hash ${cell(replay.stateHash)})`]
+        : ['journal replay NOT ok', ...formatKeyValues(Object.entries(replay).filter(([key]) => key !== 'ok').map(([key, value]) => [key, cell(value)] as const))];
+  if (isLedgerOk(answer)) return joinLines(['ledger ok', ...replayLines]);
+  if (replay !== undefined && replay.ok !== true && !hasFailingDetails(answer)) return joinLines(['ledger NOT ok', ...replayLines]);
   const details = isRecord(answer) && Array.isArray(answer.details) ? answer.details.filter(isRecord) : [];
   // Asset entries carry `mismatch` only when they fail; account entries are listed only when they fail.
   const failing = details.filter((entry) => 'mismatch' in entry || 'accountId' in entry);
   const shown = failing.length > 0 ? failing : details;
   return joinLines(['ledger NOT ok', ...(shown.length > 0 ? formatTable(shown) : [])]);
+}
+
+function hasFailingDetails(answer: unknown): boolean {
+  return isRecord(answer) && Array.isArray(answer.details) && answer.details.filter(isRecord).some((entry) => 'mismatch' in entry || 'accountId' in entry);
 }
 
 export function isLedgerOk(answer: unknown): boolean {

@@ -92,6 +92,11 @@ export interface CreateUserCommand {
   type: 'createUser';
   email: string;
   userType: UserType;
+  /**
+   * Refuse an e-mail another user has. Set by the operator API; absent in commands journaled before
+   * the rule, so that an old journal still replays as it was accepted.
+   */
+  uniqueEmail?: boolean;
 }
 export interface CreateSubAccountCommand {
   type: 'createSubAccount';

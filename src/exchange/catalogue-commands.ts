@@ -26,6 +26,7 @@ const MAX_FEE_RATE = FEE_RATE_ONE / 10n;
 export function applyCatalogueCommand(core: ExchangeCore, command: CatalogueCommand, ctx: PostingContext): unknown {
   switch (command.type) {
     case 'createUser': {
+      if (command.uniqueEmail === true) refuseTakenEmail(core, command.email);
       const user = core.ledger.createUser(command.email, command.userType);
       return { userId: user.userId, accountId: user.accountIds[0] };
     }
@@ -46,6 +47,18 @@ export function applyCatalogueCommand(core: ExchangeCore, command: CatalogueComm
       return addAsset(core, command);
     case 'setFeeRates':
       return setFeeRates(core, command);
+  }
+}
+
+/**
+ * One user per e-mail: a non-empty e-mail already a user's (case-insensitive, system users
+ * aside) is refused. A scan of the users, so nothing beyond the users themselves is state.
+ */
+function refuseTakenEmail(core: ExchangeCore, email: string): void {
+  const wanted = email.trim().toLowerCase();
+  if (wanted === '') return;
+  for (const user of core.ledger.users.values()) {
+    if (user.userType !== 'system' && user.email.trim().toLowerCase() === wanted) reject('INVALID_PARAM_VALUE', ['email'], `A user with the e-mail ${email.trim()} exists already (user ${user.userId}).`);
   }
 }
 

@@ -91,7 +91,7 @@ describe('operator API /admin/v1', () => {
 
     it.each([
       ['GET', '/nothing'],
-      ['GET', '/users'],
+      ['PUT', '/users'],
       ['PUT', '/trading/config'],
     ])('when %s /admin/v1%s is not an operator route, then 404 -1000', async (method, path) => {
       expectRefusal(await admin.send(method, path), 404, -1000);

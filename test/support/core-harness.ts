@@ -95,8 +95,8 @@ export class CoreHarness {
     return this.ok<PlaceOrderResult>(command);
   }
 
-  /** Creates a user; its main account id. */
-  addUser(email = 'trader@example.com'): number {
+  /** Creates a user (an e-mail of its own unless given: one user per e-mail); its main account id. */
+  addUser(email = `trader${this.core.ledger.nextUserId}@example.com`): number {
     return this.ok<{ accountId: number }>({ type: 'createUser', email, userType: 'user' }).accountId;
   }
 

@@ -90,7 +90,7 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       handler: ({ body }) => {
         const type = body.string('type') ?? 'user';
         if (type !== 'user' && type !== 'merchant') throw new BourseError('INVALID_PARAM_VALUE', ['type']);
-        return submit({ type: 'createUser', email: body.string('email') ?? '', userType: type as UserType }).then(ids);
+        return submit({ type: 'createUser', email: body.string('email') ?? '', userType: type as UserType, uniqueEmail: true }).then(ids);
       },
     },
     {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJsonLine, formatKeyValues, formatReadable, formatTable } from '../../../src/cli/format.js';
+import { formatJsonLine, formatKeyValues, formatReadable, formatTable, formatVerify, readableTimes } from '../../../src/cli/format.js';
 
 describe('format', () => {
   it('when JSON is pretty-printed, then formatJsonLine joins it on one line and keeps spaces inside strings', () => {
@@ -48,5 +48,24 @@ describe('format', () => {
 
   it('when a list holds scalars, then each is printed on its own line', () => {
     expect(formatReadable(['1.2.3.4', '::1'])).toBe('1.2.3.4\n::1\n');
+  });
+});
+
+describe('readable times', () => {
+  it('when a member named as a time holds ms, then the readable form shows ISO UTC and --json numbers stay', () => {
+    expect(formatReadable([{ id: '1', time: 1700000000000, updateTime: 0 }])).toBe('id  time                      updateTime\n1   2023-11-14T22:13:20.000Z  0\n');
+    expect(formatReadable({ createdAt: 1700000000000, count: 1700000000000, until: 1700000000001 })).toBe(
+      'createdAt  2023-11-14T22:13:20.000Z\ncount      1700000000000\nuntil      2023-11-14T22:13:20.001Z\n',
+    );
+    expect(readableTimes({ a: [{ checkedAt: 1700000000000 }], time: '1700000000000' })).toEqual({ a: [{ checkedAt: '2023-11-14T22:13:20.000Z' }], time: '1700000000000' });
+  });
+});
+
+describe('verify --replay', () => {
+  it('when the replay reaches the same state hash, then one more ok line; when not, the hashes and NOT ok', () => {
+    expect(formatVerify({ ok: true, details: [], replay: { ok: true, stateHash: 'ab', replayHash: 'ab' } })).toBe('ledger ok\njournal replay ok (state hash ab)\n');
+    expect(formatVerify({ ok: false, details: [{ asset: 'BTC', total: '1' }], replay: { ok: false, stateHash: 'ab', replayHash: 'cd' } })).toBe(
+      'ledger NOT ok\njournal replay NOT ok\nstateHash   ab\nreplayHash  cd\n',
+    );
   });
 });

@@ -1,0 +1,163 @@
+import { formatAtto, formatUnits } from '../../core/decimal.js';
+import { BourseError } from '../../core/errors.js';
+import type { Exchange } from '../../exchange/exchange.js';
+import type { Account, User } from '../../ledger/account.js';
+import { pathId } from './admin-body.js';
+import type { OperatorEndpoint } from './operator-endpoint.js';
+
+/** Withdrawal statuses by name (area A §3.4: 1 auditing, 2 rejected, 6 sent). */
+const WITHDRAWAL_STATUSES = { PENDING: 1, REJECTED: 2, SENT: 6 } as const;
+type WithdrawalStatusName = keyof typeof WITHDRAWAL_STATUSES;
+const STATUS_NAMES = Object.keys(WITHDRAWAL_STATUSES) as WithdrawalStatusName[];
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+function statusName(status: number): string {
+  return STATUS_NAMES.find((name) => WITHDRAWAL_STATUSES[name] === status) ?? String(status);
+}
+
+function limitOf(text: string | undefined): number {
+  if (text === undefined || text === '') return DEFAULT_LIMIT;
+  if (!/^[0-9]{1,9}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIMIT) throw new BourseError('INVALID_PARAM_VALUE', ['limit']);
+  return Number(text);
+}
+
+/**
+ * The operator's read-only lists (`bourse user list`, `user balances`, `symbol list`, `asset list`,
+ * `withdrawal list`): what the core holds now, ids and amounts as strings (operator.md "Values").
+ */
+export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
+  const ledger = () => exchange.core.ledger;
+  const accountView = (account: Account) => ({
+    accountId: String(account.accountId),
+    accountIndex: account.accountIndex,
+    name: account.name,
+  });
+  const userOf = (userIdText: string): User => {
+    const userId = pathId(userIdText, 'user');
+    const user = ledger().users.get(userId);
+    if (user === undefined || user.userType === 'system') throw new BourseError('NOT_FOUND', [`user ${userId}`]);
+    return user;
+  };
+
+  return [
+    {
+      id: 'O23',
+      summary: 'List the users with their accounts (system users left out)',
+      method: 'GET',
+      path: '/users',
+      handler: () =>
+        [...ledger().users.values()]
+          .filter((user) => user.userType !== 'system')
+          .sort((a, b) => a.userId - b.userId)
+          .map((user) => ({
+            userId: String(user.userId),
+            email: user.email,
+            type: user.userType,
+            accounts: user.accountIds.map((accountId) => accountView(ledger().account(accountId))),
+          })),
+    },
+    {
+      id: 'O24',
+      summary: "A user's balances, account by account (non-zero balances only)",
+      method: 'GET',
+      path: '/users/:userId/balances',
+      handler: ({ params }) => {
+        const user = userOf(params.userId ?? '');
+        const rows: Record<string, unknown>[] = [];
+        for (const accountId of user.accountIds) {
+          const account = ledger().account(accountId);
+          for (const [asset, balance] of [...account.balances.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+            if (balance.free === 0n && balance.locked === 0n) continue;
+            const precision = ledger().asset(asset).precision;
+            rows.push({
+              accountId: String(accountId),
+              accountIndex: account.accountIndex,
+              asset,
+              free: formatUnits(balance.free, precision),
+              locked: formatUnits(balance.locked, precision),
+              total: formatUnits(balance.free + balance.locked, precision),
+            });
+          }
+        }
+        return rows;
+      },
+    },
+    {
+      id: 'O25',
+      summary: 'List the symbols with their status and filters',
+      method: 'GET',
+      path: '/symbols',
+      handler: () =>
+        [...exchange.core.spot.symbols.values()]
+          .map(({ spec }) => ({
+            symbol: spec.symbol,
+            status: spec.status,
+            baseAsset: spec.baseAsset,
+            quoteAsset: spec.quoteAsset,
+            tickSize: formatAtto(spec.tickSizeAtto),
+            stepSize: formatAtto(spec.stepSizeAtto),
+            minQty: formatAtto(spec.minQtyAtto),
+            maxQty: formatAtto(spec.maxQtyAtto),
+            minPrice: formatAtto(spec.minPriceAtto),
+            maxPrice: formatAtto(spec.maxPriceAtto),
+            minNotional: formatAtto(spec.minNotionalAtto),
+          }))
+          .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)),
+    },
+    {
+      id: 'O26',
+      summary: 'List the assets',
+      method: 'GET',
+      path: '/assets',
+      handler: () =>
+        [...ledger().assets.values()]
+          .map((spec) => ({
+            asset: spec.asset,
+            precision: spec.precision,
+            kind: spec.kind,
+            fullName: spec.fullName,
+            chains: spec.chains,
+            withdrawFee: formatUnits(spec.withdrawFeeAtoms, spec.precision),
+            minWithdraw: formatUnits(spec.minWithdrawAtoms, spec.precision),
+            allowDeposit: spec.allowDeposit,
+            allowWithdraw: spec.allowWithdraw,
+          }))
+          .sort((a, b) => (a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0)),
+    },
+    {
+      id: 'O27',
+      summary: 'List withdrawals, newest first (ids for approve and reject)',
+      method: 'GET',
+      path: '/withdrawals',
+      query: [
+        { name: 'status', type: 'ENUM', values: STATUS_NAMES, description: 'default every status' },
+        { name: 'limit', type: 'INT', description: `default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}` },
+      ],
+      handler: ({ query }) => {
+        const statusText = query.status === undefined || query.status === '' ? undefined : query.status.toUpperCase();
+        if (statusText !== undefined && !(STATUS_NAMES as string[]).includes(statusText)) throw new BourseError('INVALID_PARAM_VALUE', ['status']);
+        const status = statusText === undefined ? undefined : WITHDRAWAL_STATUSES[statusText as WithdrawalStatusName];
+        const limit = limitOf(query.limit);
+        return [...exchange.core.funds.withdrawals.values()]
+          .filter((w) => status === undefined || w.row.status === status)
+          .sort((a, b) => b.row.withdrawalId - a.row.withdrawalId)
+          .slice(0, limit)
+          .map(({ row }) => ({
+            withdrawalId: String(row.withdrawalId),
+            accountId: String(row.accountId),
+            userId: String(ledger().accounts.get(row.accountId)?.userId ?? ''),
+            status: statusName(row.status),
+            asset: row.asset,
+            amount: row.amount,
+            fee: row.fee,
+            chainType: row.chainType,
+            address: row.address,
+            txId: row.txId,
+            time: row.time,
+            updateTime: row.updateTime,
+          }));
+      },
+    },
+  ];
+}
