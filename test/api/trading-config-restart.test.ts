@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { runBourse, type CliRun } from '../support/cli-run.js';
 import { AdminClient, request, type HttpAnswer } from '../support/clients.js';
 import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
 
@@ -54,17 +54,7 @@ async function expectEnforced(url: string): Promise<void> {
 }
 
 /** One `bourse …` invocation against `t`. */
-async function bourse(t: TestServer, argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken },
-  };
-  const exitCode = await runCli(argv, io, { startServer: () => Promise.reject(new Error('serve is not part of this test')) });
-  return { exitCode, stdout, stderr };
-}
+const bourse = (t: TestServer, argv: string[]): Promise<CliRun> => runBourse(t, argv);
 
 describe.each(CORE_THREADS)('rate limits across a restart (%s core)', (coreThread) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bourse-rate-limits-restart-'));

@@ -1,29 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { runBourse, type CliRun } from '../support/cli-run.js';
 import { Operator } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-interface Run {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('the bourse CLI lists against a real server', () => {
   let t: TestServer;
   let op: Operator;
 
-  const bourse = async (...argv: string[]): Promise<Run> => {
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env: { BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken },
-    };
-    const exitCode = await runCli(argv, io, { startServer: () => Promise.reject(new Error('serve is not part of this test')) });
-    return { exitCode, stdout, stderr };
-  };
+  const bourse = (...argv: string[]): Promise<CliRun> => runBourse(t, argv);
   const json = async <T>(...argv: string[]): Promise<T> => {
     const run = await bourse('--json', ...argv);
     expect(run).toMatchObject({ exitCode: 0, stderr: '' });

@@ -1,29 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { runBourse, type CliRun } from '../support/cli-run.js';
 import { request, SpotClient } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-
-interface Run {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('the bourse CLI against a real server', () => {
   let t: TestServer;
 
   /** One `bourse …` invocation with the server's URL and token in its environment. */
-  const bourse = async (argv: string[], env: Record<string, string> = {}): Promise<Run> => {
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      env: { BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken, ...env },
-    };
-    const exitCode = await runCli(argv, io, { startServer: () => Promise.reject(new Error('serve is not part of this test')) });
-    return { exitCode, stdout, stderr };
-  };
+  const bourse = (argv: string[], env: Record<string, string> = {}): Promise<CliRun> => runBourse(t, argv, env);
   /** `bourse --json …`: exit 0 and one line of JSON on stdout. */
   const json = async <T>(argv: string[]): Promise<T> => {
     const run = await bourse(['--json', ...argv]);
