@@ -3,6 +3,7 @@ import { BourseError } from '../../core/errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Account, User } from '../../ledger/account.js';
 import { pathId } from './admin-body.js';
+import { queryInt } from './admin-query.js';
 import type { OperatorEndpoint } from './operator-endpoint.js';
 
 /** Withdrawal statuses by name (area A §3.4: 1 auditing, 2 rejected, 6 sent). */
@@ -14,12 +15,6 @@ const MAX_LIMIT = 1000;
 
 function statusName(status: number): string {
   return STATUS_NAMES.find((name) => WITHDRAWAL_STATUSES[name] === status) ?? String(status);
-}
-
-function limitOf(text: string | undefined): number {
-  if (text === undefined || text === '') return DEFAULT_LIMIT;
-  if (!/^[0-9]{1,9}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIMIT) throw new BourseError('INVALID_PARAM_VALUE', ['limit']);
-  return Number(text);
 }
 
 /**
@@ -138,7 +133,7 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
         const statusText = query.status === undefined || query.status === '' ? undefined : query.status.toUpperCase();
         if (statusText !== undefined && !(STATUS_NAMES as string[]).includes(statusText)) throw new BourseError('INVALID_PARAM_VALUE', ['status']);
         const status = statusText === undefined ? undefined : WITHDRAWAL_STATUSES[statusText as WithdrawalStatusName];
-        const limit = limitOf(query.limit);
+        const limit = queryInt(query, 'limit', DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
         return [...exchange.core.funds.withdrawals.values()]
           .filter((w) => status === undefined || w.row.status === status)
           .sort((a, b) => b.row.withdrawalId - a.row.withdrawalId)

@@ -3,24 +3,10 @@ import { PaymentError } from '../../core/payment-errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../payments/webhooks.js';
 import { resendEvent, webhookEventView } from '../merchant/webhooks.js';
+import { queryEnum, queryInt } from './admin-query.js';
 import type { OperatorEndpoint } from './operator-endpoint.js';
 
 const MAX_EVENTS = 1000;
-
-function queryInt(query: Record<string, string | undefined>, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const text = query[name];
-  if (text === undefined || text === '') return fallback;
-  if (!/^[0-9]{1,15}$/.test(text) || Number(text) > max) throw new BourseError('INVALID_PARAM_VALUE', [name]);
-  return Number(text);
-}
-
-function queryEnum<T extends string>(query: Record<string, string | undefined>, name: string, values: readonly T[]): T | undefined {
-  const text = query[name];
-  if (text === undefined || text === '') return undefined;
-  const found = values.find((v) => v === text);
-  if (found === undefined) throw new BourseError('INVALID_PARAM_VALUE', [name]);
-  return found;
-}
 
 /**
  * The operator's webhook debugger routes (`bourse webhooks events|resend|receive`): every user's
@@ -53,7 +39,7 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
           objectId: query.objectId,
           changedSince,
           offset: 0,
-          limit: queryInt(query, 'limit', 100, MAX_EVENTS) || 100,
+          limit: queryInt(query, 'limit', 100, { max: MAX_EVENTS }) || 100,
         });
         return { total, events: rows.map((row) => ({ ...webhookEventView(row), userId: String(row.userId), updateTime: String(row.updateTime) })) };
       },
