@@ -14,9 +14,9 @@ import { eventIdOf, nextAttemptAt, WEBHOOK_DELETED_ERROR, WEBHOOK_STATUS, type O
 import { sortedEntries, type CoreModule } from '../core-module.js';
 import type { ExchangeCore } from '../exchange-core.js';
 
-export const WEBHOOKS_TABLE = 'webhooks';
+const WEBHOOKS_TABLE = 'webhooks';
 export const EVENTS_TABLE = 'webhook_events';
-export const DELIVERIES_TABLE = 'webhook_deliveries';
+const DELIVERIES_TABLE = 'webhook_deliveries';
 
 const DAY_MS = 86_400_000;
 
@@ -354,6 +354,6 @@ function writeEvent(ctx: PostingContext, eventId: string, values: Record<string,
   if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, values: { event_id: eventId, ...values, update_time: ctx.ts } });
 }
 
-export function viewOf(w: Webhook): WebhookView {
+function viewOf(w: Webhook): WebhookView {
   return { webhookId: w.webhookId, eventType: w.eventType, url: w.url, status: w.status };
 }
