@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { captureIo, startFakeAdmin, type FakeAdmin } from './fake-admin.js';
+import { captureIo, runAgainst, startFakeAdmin, type FakeAdmin } from './fake-admin.js';
 
 const TOKEN = 'tok-123';
 let fake: FakeAdmin;
@@ -14,10 +14,8 @@ beforeEach(() => {
   fake.answer = () => ({ body: {} });
 });
 
-async function run(...argv: string[]) {
-  const captured = captureIo({ BOURSE_URL: fake.url, BOURSE_ADMIN_TOKEN: TOKEN });
-  const exitCode = await runCli(argv, captured.io, { startServer: () => Promise.reject(new Error('not in this test')) });
-  return { exitCode, stdout: captured.stdout(), stderr: captured.stderr() };
+function run(...argv: string[]) {
+  return runAgainst(fake, TOKEN, argv);
 }
 
 function sent() {

@@ -4,8 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configPatch } from '../../../src/cli/config-values.js';
-import { runCli } from '../../../src/cli/run.js';
-import { captureIo, startFakeAdmin, type FakeAdmin } from './fake-admin.js';
+import { runAgainst, startFakeAdmin, type FakeAdmin } from './fake-admin.js';
 
 let fake: FakeAdmin;
 
@@ -18,10 +17,8 @@ beforeEach(() => {
   fake.answer = () => ({ body: {} });
 });
 
-async function run(...argv: string[]) {
-  const captured = captureIo({ BOURSE_URL: fake.url, BOURSE_ADMIN_TOKEN: 'tok' });
-  const exitCode = await runCli(argv, captured.io, { startServer: () => Promise.reject(new Error('not in this test')) });
-  return { exitCode, stderr: captured.stderr() };
+function run(...argv: string[]) {
+  return runAgainst(fake, 'tok', argv);
 }
 
 describe('bourse sends decimals exactly as typed', () => {

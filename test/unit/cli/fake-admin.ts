@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CliIo } from '../../../src/cli/run.js';
+import { runCli, type CliIo } from '../../../src/cli/run.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -63,4 +63,11 @@ export function captureIo(env: Record<string, string | undefined>): CapturedIo {
     stdout: () => out,
     stderr: () => err,
   };
+}
+
+/** One `bourse …` invocation against the fake, with its URL and `token`; `serve` is refused. */
+export async function runAgainst(fake: Pick<FakeAdmin, 'url'>, token: string, argv: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const captured = captureIo({ BOURSE_URL: fake.url, BOURSE_ADMIN_TOKEN: token });
+  const exitCode = await runCli(argv, captured.io, { startServer: () => Promise.reject(new Error('not in this test')) });
+  return { exitCode, stdout: captured.stdout(), stderr: captured.stderr() };
 }
