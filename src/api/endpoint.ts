@@ -2,6 +2,7 @@ import type { Permission } from '../core/types.js';
 import type { ApiKeyRecord } from '../exchange/catalogue-module.js';
 import type { Exchange } from '../exchange/exchange.js';
 import type { Params } from './params.js';
+import type { JsonSchema } from './response-schema.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -59,6 +60,10 @@ export interface Endpoint {
   /** Main-account keys only (-1005 otherwise). */
   mainKeyOnly?: boolean;
   params: readonly ParamDoc[];
+  /** JSON Schema of the 200 answer; the reference shows it and tests check real answers against it. */
+  response?: JsonSchema;
+  /** A typical 200 answer, shown in the reference (tests check it against `response`). */
+  example?: unknown;
   /** The answer's body: a value to serialise, or `JsonText` already serialised. */
   handler: (ctx: RequestContext) => Promise<unknown> | unknown;
 }

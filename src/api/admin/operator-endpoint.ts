@@ -1,4 +1,5 @@
 import type { AdminBody } from './admin-body.js';
+import type { JsonSchema } from '../response-schema.js';
 
 /** Every operator route lives below this prefix (spec/operator.md). */
 export const OPERATOR_PREFIX = '/admin/v1';
@@ -41,6 +42,10 @@ export interface OperatorEndpoint {
   bodyDocument?: string;
   /** Query parameters. */
   query?: readonly OperatorParamDoc[];
+  /** JSON Schema of the 200 answer; tests check real answers against it. */
+  response?: JsonSchema;
+  /** A typical answer, shown in the reference (tests check it against `response`). */
+  example?: unknown;
   /** The answer, sent as JSON with status 200. */
   handler: (request: AdminRequest) => Promise<unknown> | unknown;
 }

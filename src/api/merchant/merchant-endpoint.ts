@@ -1,6 +1,7 @@
 import type { Exchange } from '../../exchange/exchange.js';
 import type { HttpMethod, ParamDoc } from '../endpoint.js';
 import type { MerchantParams } from './merchant-params.js';
+import type { JsonSchema } from '../response-schema.js';
 
 /**
  * How an area B endpoint is reached (spec/area-b.md §2.0): `KEY` API key + signature (B0),
@@ -55,6 +56,10 @@ export interface MerchantEndpoint {
    */
   multipart?: boolean;
   params: readonly ParamDoc[];
+  /** JSON Schema of `data` in a successful envelope; tests check real answers against it. */
+  response?: JsonSchema;
+  /** A typical `data`, shown in the reference (tests check it against `response`). */
+  example?: unknown;
   /** Returns `data` of the §1.3 envelope. */
   handler: (ctx: MerchantContext) => Promise<unknown> | unknown;
 }
