@@ -61,9 +61,9 @@ export interface Endpoint {
   mainKeyOnly?: boolean;
   params: readonly ParamDoc[];
   /** JSON Schema of the 200 answer; the reference shows it and tests check real answers against it. */
-  response?: JsonSchema;
+  response: JsonSchema;
   /** A typical 200 answer, shown in the reference (tests check it against `response`). */
-  example?: unknown;
+  example: unknown;
   /** The answer's body: a value to serialise, or `JsonText` already serialised. */
   handler: (ctx: RequestContext) => Promise<unknown> | unknown;
 }

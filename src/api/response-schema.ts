@@ -56,3 +56,11 @@ export function anyOf(...schemas: JsonSchema[]): JsonSchema {
 export function described(schema: JsonSchema, description: string): JsonSchema {
   return { ...schema, description };
 }
+
+/** A fixed-length array whose positions each have their own schema (kline rows, `[price, qty]` levels). */
+export function tuple(...items: JsonSchema[]): JsonSchema {
+  return { type: 'array', prefixItems: items, items: false, minItems: items.length };
+}
+
+/** An array that is always empty (members kept for the shape of a reference API). */
+export const emptyArray: JsonSchema = { type: 'array', maxItems: 0 };

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BourseError } from '../../core/errors.js';
 import { PERMISSIONS, type AssetKind, type Command, type Permission, type SymbolStatus, type UserType } from '../../core/types.js';
 import type { Exchange } from '../../exchange/exchange.js';
-import { RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
+import { DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
+import { defaultPaymentsConfig } from '../../payments/config.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { parseIpWhitelist } from '../auth/ip-whitelist.js';
 import { generateApiCredential } from '../auth/keys.js';
@@ -12,6 +13,8 @@ import { FORMATS } from '../params.js';
 import { rawParts, sendError, sendJson } from '../spot/spot-routes.js';
 import { AdminBody, pathId } from './admin-body.js';
 import { operatorPath, type OperatorEndpoint, type OperatorParamDoc } from './operator-endpoint.js';
+import { arrayOf } from '../response-schema.js';
+import * as S from './schemas.js';
 
 /** What the operator endpoints' handlers work on. */
 export interface OperatorDeps {
@@ -31,6 +34,9 @@ const TRADING_CONFIG_MEMBERS: readonly OperatorParamDoc[] = [
   ...CORE_COUNT_KEYS.map((name): OperatorParamDoc => ({ name, type: 'INT' })),
   ...CORE_RATE_KEYS.map((name): OperatorParamDoc => ({ name, type: 'DECIMAL' })),
 ];
+
+/** The trading configuration of a new data directory, as O17 answers it. */
+const TRADING_CONFIG_EXAMPLE = { ...DEFAULT_RATE_LIMIT_SETTINGS, ...DEFAULT_CORE_LIMITS, defaultMakerFeeRate: '0.001', defaultTakerFeeRate: '0.001' };
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
@@ -83,6 +89,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Create a user with its main account',
       method: 'POST',
       path: '/users',
+      response: S.createdUser,
+      example: S.EXAMPLES.createdUser,
       body: [
         { name: 'email', type: 'STRING' },
         { name: 'type', type: 'ENUM', values: ['user', 'merchant'], description: 'default user' },
@@ -98,6 +106,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Create a sub-account of a user',
       method: 'POST',
       path: '/users/:userId/sub-accounts',
+      response: S.createdSubAccount,
+      example: S.EXAMPLES.createdSubAccount,
       body: [{ name: 'name', type: 'STRING', description: '1 to 32 characters' }],
       handler: ({ body, params }) => {
         const name = body.string('name', { pattern: /^.{1,32}$/su });
@@ -109,6 +119,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Create an API key (the secret is shown only in this answer)',
       method: 'POST',
       path: '/users/:userId/api-keys',
+      response: S.createdApiKey,
+      example: S.EXAMPLES.createdApiKey,
       body: [
         { name: 'permissions', type: 'STRINGS', values: PERMISSIONS, description: 'default all' },
         { name: 'ipWhitelist', type: 'STRINGS', description: 'IPv4/IPv6 addresses or CIDR blocks; empty = any address' },
@@ -140,6 +152,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: "List a user's API keys (without secrets)",
       method: 'GET',
       path: '/users/:userId/api-keys',
+      response: arrayOf(S.apiKeyRow),
+      example: S.EXAMPLES.apiKeys,
       handler: ({ params }) => {
         const userId = pathId(params.userId, 'user');
         if (!exchange.core.ledger.users.has(userId)) throw new BourseError('NOT_FOUND', [`user ${userId}`]);
@@ -162,6 +176,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Revoke an API key',
       method: 'DELETE',
       path: '/api-keys/:apiKey',
+      response: S.revokedApiKey,
+      example: S.EXAMPLES.revokedApiKey,
       handler: async ({ params }) => {
         const result = await submit({ type: 'revokeApiKey', apiKey: params.apiKey });
         auth.forget(params.apiKey);
@@ -173,6 +189,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Credit a deposit (a simulated chain or bank arrival)',
       method: 'POST',
       path: '/deposits',
+      response: S.createdDeposit,
+      example: S.EXAMPLES.createdDeposit,
       body: [
         { name: 'accountId', type: 'INT', required: true },
         { name: 'asset', type: 'STRING', required: true },
@@ -196,6 +214,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Approve a pending withdrawal',
       method: 'POST',
       path: '/withdrawals/:id/approve',
+      response: S.settledWithdrawal(6),
+      example: S.EXAMPLES.withdrawal(6),
       body: [{ name: 'txId', type: 'STRING', description: 'default a random 64-hex id' }],
       handler: async ({ body, params }) =>
         withdrawalView(
@@ -213,6 +233,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Reject a pending withdrawal',
       method: 'POST',
       path: '/withdrawals/:id/reject',
+      response: S.settledWithdrawal(2),
+      example: S.EXAMPLES.withdrawal(2),
       body: [{ name: 'reason', type: 'STRING' }],
       handler: async ({ body, params }) =>
         withdrawalView(
@@ -224,6 +246,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Add an asset',
       method: 'POST',
       path: '/assets',
+      response: S.addedAsset,
+      example: S.EXAMPLES.addedAsset,
       body: [
         { name: 'asset', type: 'STRING', required: true, description: '1 to 20 of A-Z and 0-9' },
         { name: 'precision', type: 'INT', required: true },
@@ -259,6 +283,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'List a symbol (it starts in TRADING)',
       method: 'POST',
       path: '/symbols',
+      response: S.symbolStatusAnswer,
+      example: S.EXAMPLES.symbolStatus('TRADING'),
       body: [
         { name: 'symbol', type: 'STRING', required: true, description: '1 to 20 of A-Z and 0-9' },
         { name: 'baseAsset', type: 'STRING', required: true },
@@ -294,6 +320,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: "Set a symbol's status: halt or resume trading",
       method: 'PATCH',
       path: '/symbols/:symbol',
+      response: S.symbolStatusAnswer,
+      example: S.EXAMPLES.symbolStatus('HALT'),
       body: [{ name: 'status', type: 'ENUM', required: true, values: SYMBOL_STATUSES }],
       handler: ({ body, params }) => {
         const status = body.string('status', { required: true }) as SymbolStatus;
@@ -306,6 +334,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: "Set an account's fee rates",
       method: 'PATCH',
       path: '/accounts/:accountId',
+      response: S.feeRates,
+      example: S.EXAMPLES.feeRates,
       body: [
         { name: 'makerFeeRate', type: 'DECIMAL', description: 'at least one of the two' },
         { name: 'takerFeeRate', type: 'DECIMAL', description: 'at least one of the two' },
@@ -317,30 +347,60 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
         return submit({ type: 'setFeeRates', accountId: pathId(params.accountId, 'account'), makerFeeRate, takerFeeRate });
       },
     },
-    { id: 'O13', summary: 'List the banned IP addresses', method: 'GET', path: '/bans', handler: () => auth.limiter.listBans() },
+    {
+      id: 'O13',
+      summary: 'List the banned IP addresses',
+      method: 'GET',
+      path: '/bans',
+      response: arrayOf(S.banRow),
+      example: S.EXAMPLES.bans,
+      handler: () => auth.limiter.listBans(),
+    },
     {
       id: 'O14',
       summary: "Lift an IP address's ban",
       method: 'DELETE',
       path: '/bans/:ip',
+      response: S.liftedBan,
+      example: S.EXAMPLES.liftedBan,
       handler: ({ params }) => ({ ip: params.ip, lifted: auth.limiter.liftBan(params.ip) }),
     },
     // Area B §1.7: one journaled document, merged member by member (the core checks every member).
-    { id: 'O15', summary: 'Read the payments configuration (area B)', method: 'GET', path: '/payments/config', handler: () => exchange.core.payments.config },
+    {
+      id: 'O15',
+      summary: 'Read the payments configuration (area B)',
+      method: 'GET',
+      path: '/payments/config',
+      response: S.paymentsConfig,
+      example: defaultPaymentsConfig(),
+      handler: () => exchange.core.payments.config,
+    },
     {
       id: 'O16',
       summary: 'Change the payments configuration (area B)',
       method: 'PATCH',
       path: '/payments/config',
+      response: S.paymentsConfig,
+      example: defaultPaymentsConfig(),
       bodyDocument: 'Any members of the payments configuration (as GET answers it), merged member by member; every member is checked.',
       handler: ({ body }) => submit({ type: 'setPaymentsConfig', patch: body.members() }),
     },
-    { id: 'O17', summary: 'Read the trading configuration', method: 'GET', path: '/trading/config', handler: configView },
+    {
+      id: 'O17',
+      summary: 'Read the trading configuration',
+      method: 'GET',
+      path: '/trading/config',
+      response: S.tradingConfig,
+      example: TRADING_CONFIG_EXAMPLE,
+      handler: configView,
+    },
     {
       id: 'O18',
       summary: 'Change the trading configuration (rate limits, open-order limits, default fees, bans)',
       method: 'PATCH',
       path: '/trading/config',
+      response: S.tradingConfig,
+      example: TRADING_CONFIG_EXAMPLE,
       body: TRADING_CONFIG_MEMBERS,
       // One journaled command for every member: the core checks them all (integers ≥ 1) before it sets any.
       handler: async ({ body }) => {
@@ -356,6 +416,8 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       summary: 'Check the ledger',
       method: 'GET',
       path: '/verify',
+      response: S.verifyReport,
+      example: S.EXAMPLES.verify,
       query: [{ name: 'replay', type: 'STRING', description: '1 or true: also replay the whole journal and compare state hashes' }],
       handler: ({ query }) => exchange.verify({ replay: query.replay === '1' || query.replay === 'true' }),
     },

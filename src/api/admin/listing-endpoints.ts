@@ -5,6 +5,8 @@ import type { Account, User } from '../../ledger/account.js';
 import { pathId } from './admin-body.js';
 import { queryInt } from './admin-query.js';
 import type { OperatorEndpoint } from './operator-endpoint.js';
+import { arrayOf } from '../response-schema.js';
+import { assetRow, balanceRow, EXAMPLES, symbolRow, userRow, withdrawalRow } from './schemas.js';
 
 /** Withdrawal statuses by name (area A §3.4: 1 auditing, 2 rejected, 6 sent). */
 const WITHDRAWAL_STATUSES = { PENDING: 1, REJECTED: 2, SENT: 6 } as const;
@@ -41,6 +43,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
       summary: 'List the users with their accounts (system users left out)',
       method: 'GET',
       path: '/users',
+      response: arrayOf(userRow),
+      example: EXAMPLES.users,
       handler: () =>
         [...ledger().users.values()]
           .filter((user) => user.userType !== 'system')
@@ -57,6 +61,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
       summary: "A user's balances, account by account (non-zero balances only)",
       method: 'GET',
       path: '/users/:userId/balances',
+      response: arrayOf(balanceRow),
+      example: EXAMPLES.balances,
       handler: ({ params }) => {
         const user = userOf(params.userId ?? '');
         const rows: Record<string, unknown>[] = [];
@@ -83,6 +89,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
       summary: 'List the symbols with their status and filters',
       method: 'GET',
       path: '/symbols',
+      response: arrayOf(symbolRow),
+      example: EXAMPLES.symbols,
       handler: () =>
         [...exchange.core.spot.symbols.values()]
           .map(({ spec }) => ({
@@ -105,6 +113,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
       summary: 'List the assets',
       method: 'GET',
       path: '/assets',
+      response: arrayOf(assetRow),
+      example: EXAMPLES.assets,
       handler: () =>
         [...ledger().assets.values()]
           .map((spec) => ({
@@ -125,6 +135,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
       summary: 'List withdrawals, newest first (ids for approve and reject)',
       method: 'GET',
       path: '/withdrawals',
+      response: arrayOf(withdrawalRow),
+      example: EXAMPLES.withdrawals,
       query: [
         { name: 'status', type: 'ENUM', values: STATUS_NAMES, description: 'default every status' },
         { name: 'limit', type: 'INT', description: `default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}` },

@@ -43,9 +43,9 @@ export interface OperatorEndpoint {
   /** Query parameters. */
   query?: readonly OperatorParamDoc[];
   /** JSON Schema of the 200 answer; tests check real answers against it. */
-  response?: JsonSchema;
+  response: JsonSchema;
   /** A typical answer, shown in the reference (tests check it against `response`). */
-  example?: unknown;
+  example: unknown;
   /** The answer, sent as JSON with status 200. */
   handler: (request: AdminRequest) => Promise<unknown> | unknown;
 }

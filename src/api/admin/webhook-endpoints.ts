@@ -5,6 +5,7 @@ import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../payments/webhooks.js'
 import { resendEvent, webhookEventView } from '../merchant/webhooks.js';
 import { queryEnum, queryInt } from './admin-query.js';
 import type { OperatorEndpoint } from './operator-endpoint.js';
+import { EXAMPLES, webhookEvent, webhookEventPage, webhookPublicKey } from './schemas.js';
 
 const MAX_EVENTS = 1000;
 
@@ -19,6 +20,11 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
       summary: "Webhook events and their attempts, every user's (area B §6)",
       method: 'GET',
       path: '/webhooks/events',
+      response: webhookEventPage,
+      example: {
+        total: 1,
+        events: [{ ...EXAMPLES.webhookEvent, status: 'DELIVERED', nextAttemptTime: '', deliveredTime: '1764115200180', userId: '7', updateTime: '1764115200180' }],
+      },
       query: [
         { name: 'userId', type: 'INT' },
         { name: 'webhookId', type: 'STRING' },
@@ -49,6 +55,8 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
       summary: 'Resend one webhook event now (as B41, for any user)',
       method: 'POST',
       path: '/webhooks/events/:eventId/resend',
+      response: webhookEvent,
+      example: EXAMPLES.webhookEvent,
       handler: async ({ params }) => {
         try {
           return await resendEvent({ exchange }, 0, params.eventId ?? '');
@@ -59,6 +67,14 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
         }
       },
     },
-    { id: 'O22', summary: "The deployment's webhook public key (base64 DER SPKI, §6.3)", method: 'GET', path: '/webhooks/public-key', handler: () => ({ publicKey }) },
+    {
+      id: 'O22',
+      summary: "The deployment's webhook public key (base64 DER SPKI, §6.3)",
+      method: 'GET',
+      path: '/webhooks/public-key',
+      response: webhookPublicKey,
+      example: EXAMPLES.publicKey,
+      handler: () => ({ publicKey }),
+    },
   ];
 }

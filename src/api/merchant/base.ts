@@ -9,6 +9,7 @@ import { PENDING_FUND_RAIL, railOfFiat, type FiatSpec, type PaymentsConfig, type
 import { COUNTRY_NAMES } from '../../payments/validation/countries.js';
 import type { ParamDoc } from '../endpoint.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS, type Answer } from './schemas.js';
 
 /** All rails are automatic (§1.6): manual rails need platform staff a self-hosted deployment lacks. */
 const AUTOMATIC = 1;
@@ -175,8 +176,9 @@ function fiatPayments(ctx: MerchantContext): FiatPaymentsAnswer {
 
 const required = (name: string, description: string): ParamDoc => ({ name, type: 'STRING', required: true, description });
 
-function base(id: string, summary: string, path: string, params: readonly ParamDoc[], handler: MerchantEndpoint['handler']): MerchantEndpoint {
-  return { id, summary, method: 'GET', path: `/v2/base/${path}`, auth: 'OPTIONAL_TOKEN', params, handler };
+function base(id: keyof typeof ANSWERS, summary: string, path: string, params: readonly ParamDoc[], handler: MerchantEndpoint['handler']): MerchantEndpoint {
+  const answer: Answer = ANSWERS[id];
+  return { id, summary, method: 'GET', path: `/v2/base/${path}`, auth: 'OPTIONAL_TOKEN', params, ...answer, handler };
 }
 
 const CRYPTO_PAYMENT_PARAMS: readonly ParamDoc[] = [

@@ -3,6 +3,7 @@ import { fiatSpec, PENDING_FUND_RAIL } from '../../payments/config.js';
 import { NORMAL, type Beneficiary } from '../../payments/model.js';
 import { templateOf, validateBeneficiaryFields } from '../../payments/validation/beneficiary-fields.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 import { callerMerchant } from './merchants.js';
 import { beneficiaryView, newestFirst, pageOf } from './views.js';
 
@@ -75,7 +76,7 @@ async function refundAccount(ctx: MerchantContext): Promise<unknown> {
 /** B24–B28 (spec/area-b.md §2.6). */
 export function beneficiaryEndpoints(): MerchantEndpoint[] {
   return [
-    { id: 'B24', summary: 'Beneficiary template of a rail', method: 'GET', path: '/v2/payments/templates', auth: 'TOKEN', params: [{ name: 'paymentId', type: 'INT', required: true }], handler: template },
+    { id: 'B24', summary: 'Beneficiary template of a rail', method: 'GET', path: '/v2/payments/templates', auth: 'TOKEN', params: [{ name: 'paymentId', type: 'INT', required: true }], ...ANSWERS.B24, handler: template },
     {
       id: 'B25',
       summary: 'Add a beneficiary',
@@ -91,6 +92,7 @@ export function beneficiaryEndpoints(): MerchantEndpoint[] {
         { name: 'fieldJson', type: 'STRING', required: true, description: 'JSON object: template label → value' },
         { name: 'remark', type: 'STRING' },
       ],
+      ...ANSWERS.B25,
       handler: addBeneficiary,
     },
     {
@@ -107,9 +109,10 @@ export function beneficiaryEndpoints(): MerchantEndpoint[] {
         { name: 'currentPage', type: 'INT' },
         { name: 'pageSize', type: 'INT' },
       ],
+      ...ANSWERS.B26,
       handler: listBeneficiaries,
     },
-    { id: 'B27', summary: 'Delete a beneficiary', method: 'DELETE', path: '/v2/payments/:userPaymentId', auth: 'TOKEN', params: [], handler: deleteBeneficiary },
+    { id: 'B27', summary: 'Delete a beneficiary', method: 'DELETE', path: '/v2/payments/:userPaymentId', auth: 'TOKEN', params: [], ...ANSWERS.B27, handler: deleteBeneficiary },
     {
       id: 'B28',
       summary: 'Set the refund account',
@@ -121,6 +124,7 @@ export function beneficiaryEndpoints(): MerchantEndpoint[] {
         { name: 'userPaymentId', type: 'INT', required: true },
         { name: 'merchantId', type: 'INT', required: true },
       ],
+      ...ANSWERS.B28,
       handler: refundAccount,
     },
   ];

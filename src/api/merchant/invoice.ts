@@ -13,6 +13,7 @@ import { invalidParam, refuse } from '../../core/payment-errors.js';
 import { MAX_ORDER_DOCUMENTS } from '../../exchange/payments/order-commands.js';
 import { ORDER, ORDER_KINDS } from '../../payments/orders.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 import { MerchantParams } from './merchant-params.js';
 import { parseMultipart, type MultipartPart } from './multipart.js';
 
@@ -195,6 +196,7 @@ export function invoiceEndpoints(): MerchantEndpoint[] {
         { name: 'orderType', type: 'ENUM', values: ORDER_KINDS, description: "must be the order's kind" },
         { name: 'files', type: 'FILE', required: true, description: `1-${MAX_FILES_PER_UPLOAD} parts, each JPEG, PNG or PDF of at most 5 MiB; at most ${MAX_ORDER_DOCUMENTS} per order` },
       ],
+      ...ANSWERS.B35,
       handler: uploadInvoice,
     },
   ];

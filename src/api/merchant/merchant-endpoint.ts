@@ -57,9 +57,9 @@ export interface MerchantEndpoint {
   multipart?: boolean;
   params: readonly ParamDoc[];
   /** JSON Schema of `data` in a successful envelope; tests check real answers against it. */
-  response?: JsonSchema;
+  response: JsonSchema;
   /** A typical `data`, shown in the reference (tests check it against `response`). */
-  example?: unknown;
+  example: unknown;
   /** Returns `data` of the §1.3 envelope. */
   handler: (ctx: MerchantContext) => Promise<unknown> | unknown;
 }

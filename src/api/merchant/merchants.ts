@@ -4,6 +4,7 @@ import { NORMAL, type Merchant, type MerchantAccount, type MerchantType } from '
 import { validateMerchantFieldList } from '../../payments/validation/merchant-fields.js';
 import { isEmail, isHttpUrl } from '../../payments/validation/formats.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 import { merchantAccountView, merchantView, newestFirst, pageOf } from './views.js';
 
 const MERCHANT_TYPES: readonly MerchantType[] = ['INDIVIDUAL', 'BUSINESS'];
@@ -132,6 +133,7 @@ export function merchantEndpoints(): MerchantEndpoint[] {
         { name: 'remark', type: 'STRING' },
         { name: 'merchantId', type: 'INT', description: 're-link form' },
       ],
+      ...ANSWERS.B13,
       handler: createOrRelink,
     },
     {
@@ -147,6 +149,7 @@ export function merchantEndpoints(): MerchantEndpoint[] {
         { name: 'currentPage', type: 'INT' },
         { name: 'pageSize', type: 'INT' },
       ],
+      ...ANSWERS.B14,
       handler: listMerchants,
     },
     {
@@ -160,6 +163,7 @@ export function merchantEndpoints(): MerchantEndpoint[] {
         { name: 'fiat', type: 'STRING', required: true },
         { name: 'fieldList', type: 'STRING', required: true, description: 'JSON object' },
       ],
+      ...ANSWERS.B15,
       handler: activateAccount,
     },
     {
@@ -177,6 +181,7 @@ export function merchantEndpoints(): MerchantEndpoint[] {
         { name: 'currentPage', type: 'INT' },
         { name: 'pageSize', type: 'INT' },
       ],
+      ...ANSWERS.B16,
       handler: listAccounts,
     },
   ];

@@ -9,6 +9,7 @@ import { CLIENT_ID_PATTERN } from '../../payments/validation/formats.js';
 import { clientPrice } from '../../exchange/payments/order-pricing.js';
 import type { ParamDoc } from '../endpoint.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 
 /** Accuracy to read an amount in a currency; an unknown one is refused later, with its own code. */
 function accuracyOf(ctx: MerchantContext, currency: string): number {
@@ -234,6 +235,7 @@ export function orderEndpoints(): MerchantEndpoint[] {
       auth: 'TOKEN',
       bucket: 'quote',
       params: [{ name: 'country', type: 'STRING', required: true }, { name: 'from', type: 'STRING', required: true }, { name: 'to', type: 'STRING', required: true }, ...quoteParams],
+      ...ANSWERS.B22,
       handler: cryptoQuote,
     },
     {
@@ -250,11 +252,12 @@ export function orderEndpoints(): MerchantEndpoint[] {
         { name: 'offRampFiat', type: 'STRING', required: true },
         ...quoteParams,
       ],
+      ...ANSWERS.B23,
       handler: fiatQuote,
     },
-    { id: 'B29', summary: 'Create an on-ramp order (fiat → crypto)', method: 'POST', path: '/v2/order/fiat_to_crypto', auth: 'TOKEN', params: CREATE_PARAMS.fiat_to_crypto, handler: createOrder('fiat_to_crypto', false) },
-    { id: 'B30', summary: 'Create an off-ramp order (crypto → fiat)', method: 'POST', path: '/v2/order/crypto_to_fiat', auth: 'TOKEN', params: CREATE_PARAMS.crypto_to_fiat, handler: createOrder('crypto_to_fiat', false) },
-    { id: 'B31', summary: 'Create a global payment (fiat → fiat)', method: 'POST', path: '/v2/order/fiat_to_fiat', auth: 'TOKEN', params: CREATE_PARAMS.fiat_to_fiat, handler: createOrder('fiat_to_fiat', false) },
+    { id: 'B29', summary: 'Create an on-ramp order (fiat → crypto)', method: 'POST', path: '/v2/order/fiat_to_crypto', auth: 'TOKEN', params: CREATE_PARAMS.fiat_to_crypto, ...ANSWERS.B29, handler: createOrder('fiat_to_crypto', false) },
+    { id: 'B30', summary: 'Create an off-ramp order (crypto → fiat)', method: 'POST', path: '/v2/order/crypto_to_fiat', auth: 'TOKEN', params: CREATE_PARAMS.crypto_to_fiat, ...ANSWERS.B30, handler: createOrder('crypto_to_fiat', false) },
+    { id: 'B31', summary: 'Create a global payment (fiat → fiat)', method: 'POST', path: '/v2/order/fiat_to_fiat', auth: 'TOKEN', params: CREATE_PARAMS.fiat_to_fiat, ...ANSWERS.B31, handler: createOrder('fiat_to_fiat', false) },
     {
       id: 'B32',
       summary: 'Confirm an order',
@@ -266,6 +269,7 @@ export function orderEndpoints(): MerchantEndpoint[] {
         { name: 'orderType', type: 'ENUM', required: true, values: ORDER_KINDS },
         { name: 'direction', type: 'ENUM', values: ['on_ramp', 'off_ramp'], description: 'required for fiat_to_fiat' },
       ],
+      ...ANSWERS.B32,
       handler: confirm,
     },
     {
@@ -278,6 +282,7 @@ export function orderEndpoints(): MerchantEndpoint[] {
         { name: 'orderId', type: 'INT', required: true },
         { name: 'orderType', type: 'ENUM', values: ORDER_KINDS },
       ],
+      ...ANSWERS.B33,
       handler: detail,
     },
     {
@@ -296,6 +301,7 @@ export function orderEndpoints(): MerchantEndpoint[] {
         { name: 'currentPage', type: 'INT' },
         { name: 'pageSize', type: 'INT' },
       ],
+      ...ANSWERS.B34,
       handler: list,
     },
   ];

@@ -5,6 +5,7 @@ import { formatFixed, unitsOf } from '../../payments/money.js';
 import { FUNDING_TYPES, NORMAL, type FundingRecord } from '../../payments/model.js';
 import { CLIENT_ID_PATTERN } from '../../payments/validation/formats.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 import { callerMerchant } from './merchants.js';
 import { fundingView, msText } from './views.js';
 
@@ -121,6 +122,7 @@ export function pendingFundEndpoints(): MerchantEndpoint[] {
         { name: 'fiat', type: 'STRING', required: true },
         { name: 'amount', type: 'DECIMAL', description: 'ignored' },
       ],
+      ...ANSWERS.B17,
       handler: addFunds,
     },
     {
@@ -136,9 +138,10 @@ export function pendingFundEndpoints(): MerchantEndpoint[] {
         { name: 'amount', type: 'DECIMAL', required: true },
         { name: 'userPaymentId', type: 'INT', required: true },
       ],
+      ...ANSWERS.B18,
       handler: claimFunds,
     },
-    { id: 'B19', summary: 'Merchant-to-merchant transfer fee', method: 'GET', path: '/v2/merchant/transfer_fee', auth: 'TOKEN', params: [{ name: 'fiat', type: 'STRING', required: true }], handler: transferFee },
+    { id: 'B19', summary: 'Merchant-to-merchant transfer fee', method: 'GET', path: '/v2/merchant/transfer_fee', auth: 'TOKEN', params: [{ name: 'fiat', type: 'STRING', required: true }], ...ANSWERS.B19, handler: transferFee },
     {
       id: 'B20',
       summary: "Move pending funds between the user's merchants",
@@ -153,6 +156,7 @@ export function pendingFundEndpoints(): MerchantEndpoint[] {
         { name: 'paymentId', type: 'INT', required: true },
         { name: 'fiatAmount', type: 'DECIMAL', required: true },
       ],
+      ...ANSWERS.B20,
       handler: transfer,
     },
     {
@@ -171,6 +175,7 @@ export function pendingFundEndpoints(): MerchantEndpoint[] {
         { name: 'clientId', type: 'STRING' },
         ...paging,
       ],
+      ...ANSWERS.B21,
       handler: fundingRecords,
     },
   ];

@@ -9,6 +9,7 @@ import type { ApiKeyRecord } from '../../exchange/catalogue-module.js';
 import type { TokenRecord } from '../../payments/model.js';
 import { parseIpWhitelist, type IpMatcher } from '../auth/ip-whitelist.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 
 /** The SHA-256 hex under which a token is stored and looked up. */
 export function hashToken(token: string): string {
@@ -87,6 +88,7 @@ export function tokenEndpoints(): MerchantEndpoint[] {
         { name: 'recvWindow', type: 'LONG', description: 'ms the request stays valid after timestamp; default 5000, max 60000' },
         { name: 'signature', type: 'STRING', required: true, description: 'HMAC-SHA256 hex, keyed with the API secret, of the raw query without signature' },
       ],
+      ...ANSWERS.B0,
       handler: issueToken,
     },
   ];

@@ -4,6 +4,7 @@ import { cryptoSpec } from '../../payments/config.js';
 import { formatFixed } from '../../payments/money.js';
 import { NORMAL } from '../../payments/model.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 import { callerMerchant } from './merchants.js';
 import { monthUsed } from './views.js';
 
@@ -98,8 +99,8 @@ function depositAddress(ctx: MerchantContext): unknown {
 /** B10–B12 (spec/area-b.md §2.2). */
 export function userAssetEndpoints(): MerchantEndpoint[] {
   return [
-    { id: 'B10', summary: 'User details and monthly limit', method: 'GET', path: '/v2/user/account', auth: 'TOKEN', params: [], handler: userAccount },
-    { id: 'B11', summary: 'Crypto balances', method: 'GET', path: '/v2/assets/account/assets', auth: 'TOKEN', params: [{ name: 'merchantId', type: 'INT' }], handler: cryptoBalances },
+    { id: 'B10', summary: 'User details and monthly limit', method: 'GET', path: '/v2/user/account', auth: 'TOKEN', params: [], ...ANSWERS.B10, handler: userAccount },
+    { id: 'B11', summary: 'Crypto balances', method: 'GET', path: '/v2/assets/account/assets', auth: 'TOKEN', params: [{ name: 'merchantId', type: 'INT' }], ...ANSWERS.B11, handler: cryptoBalances },
     {
       id: 'B12',
       summary: 'Crypto deposit address',
@@ -111,6 +112,7 @@ export function userAssetEndpoints(): MerchantEndpoint[] {
         { name: 'chainType', type: 'STRING' },
         { name: 'merchantId', type: 'INT', required: true },
       ],
+      ...ANSWERS.B12,
       handler: depositAddress,
     },
   ];

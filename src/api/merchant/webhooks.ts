@@ -5,6 +5,7 @@ import { isHttpUrl } from '../../payments/validation/formats.js';
 import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_STATUS } from '../../payments/webhooks.js';
 import type { WebhookEventRow } from '../../store/store.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
+import { ANSWERS } from './schemas.js';
 import { linkToken } from './merchants.js';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
@@ -138,9 +139,10 @@ export function webhookEndpoints(): MerchantEndpoint[] {
       path: '/v2/webhook',
       auth: 'TOKEN',
       params: [{ name: 'eventType', type: 'ENUM', required: true, values: WEBHOOK_EVENT_TYPES }, { ...urlParam, required: true }],
+      ...ANSWERS.B36,
       handler: register,
     },
-    { id: 'B37', summary: 'List webhooks', method: 'GET', path: '/v2/webhooks', auth: 'TOKEN', params: [{ name: 'status', type: 'INT', description: '10, 20 or 30; absent: 10 and 20' }], handler: list },
+    { id: 'B37', summary: 'List webhooks', method: 'GET', path: '/v2/webhooks', auth: 'TOKEN', params: [{ name: 'status', type: 'INT', description: '10, 20 or 30; absent: 10 and 20' }], ...ANSWERS.B37, handler: list },
     {
       id: 'B38',
       summary: 'Change the URL or status of a webhook',
@@ -148,9 +150,10 @@ export function webhookEndpoints(): MerchantEndpoint[] {
       path: '/v2/webhook/:webhookId',
       auth: 'TOKEN',
       params: [urlParam, { name: 'status', type: 'INT', description: '10 active or 20 disabled (1 and 2 accepted)' }],
+      ...ANSWERS.B38,
       handler: update,
     },
-    { id: 'B39', summary: 'Delete a webhook', method: 'DELETE', path: '/v2/webhook/:webhookId', auth: 'TOKEN', params: [], handler: remove },
+    { id: 'B39', summary: 'Delete a webhook', method: 'DELETE', path: '/v2/webhook/:webhookId', auth: 'TOKEN', params: [], ...ANSWERS.B39, handler: remove },
     {
       id: 'B40',
       summary: 'Webhook delivery history',
@@ -167,6 +170,7 @@ export function webhookEndpoints(): MerchantEndpoint[] {
         { name: 'currentPage', type: 'INT' },
         { name: 'pageSize', type: 'INT' },
       ],
+      ...ANSWERS.B40,
       handler: events,
     },
     {
@@ -176,6 +180,7 @@ export function webhookEndpoints(): MerchantEndpoint[] {
       path: '/v2/webhook/events/:eventId/resend',
       auth: 'TOKEN',
       params: [],
+      ...ANSWERS.B41,
       handler: (ctx) => resendEvent(ctx, ctx.userId, ctx.path.eventId ?? ''),
     },
   ];

@@ -40,7 +40,9 @@ function searchEverything() {
   return {
     fn: {
       opsFilter: function (taggedOps, phrase) {
-        var words = String(phrase).toLowerCase().split(/\\s+/).filter(Boolean);
+        // \`filter: true\` arrives as the phrase itself before anything is typed.
+        if (typeof phrase !== 'string') return taggedOps;
+        var words = phrase.toLowerCase().split(/\\s+/).filter(Boolean);
         return taggedOps
           .map(function (tagObj, tag) {
             return tagObj.set('operations', tagObj.get('operations').filter(function (op) {

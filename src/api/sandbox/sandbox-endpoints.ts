@@ -9,6 +9,7 @@ import { pathId } from '../merchant/beneficiaries.js';
 import { CREATE_PARAMS, createOrder, orderDetailOf } from '../merchant/orders.js';
 import type { MerchantContext, MerchantEndpoint } from '../merchant/merchant-endpoint.js';
 import { callerMerchant } from '../merchant/merchants.js';
+import { ANSWERS, type Answer } from '../merchant/schemas.js';
 import { beneficiaryView, fundingView, merchantAccountView, merchantView, monthUsed } from '../merchant/views.js';
 
 const DECISIONS = ['approve', 'reject'] as const;
@@ -213,15 +214,13 @@ async function setPrice(ctx: MerchantContext): Promise<unknown> {
   return ctx.exchange.submit({ type: 'setPriceOverride', userId, from, to, price });
 }
 
-const sandbox = (id: string, summary: string, method: MerchantEndpoint['method'], path: string, handler: MerchantEndpoint['handler']): MerchantEndpoint => ({
-  id,
-  summary,
-  method,
-  path: `/sandbox/v2${path}`,
-  auth: 'SANDBOX',
-  params: [],
-  handler,
-});
+const sandbox = (id: keyof typeof ANSWERS, summary: string, method: MerchantEndpoint['method'], path: string, handler: MerchantEndpoint['handler']): MerchantEndpoint => {
+  const answer: Answer = ANSWERS[id];
+  return { id, summary, method, path: `/sandbox/v2${path}`, auth: 'SANDBOX', params: [], ...answer, handler };
+};
+
+/** §7 place-on-behalf ids, by kind. */
+const PLACE_IDS = ['S12', 'S13', 'S14'] as const;
 
 /** §7 control API, the part for merchants, accounts, beneficiaries and funds. */
 export function sandboxEndpoints(): MerchantEndpoint[] {
@@ -237,7 +236,7 @@ export function sandboxEndpoints(): MerchantEndpoint[] {
     sandbox('S9', 'Cancel a pending funding record', 'POST', '/funding/:txId/cancel', settle('cancel')),
     sandbox('S10', 'Merchant limits', 'PUT', '/merchants/:merchantId/limits', merchantLimits),
     sandbox('S11', 'User monthly limit', 'PUT', '/user/limit', userLimit),
-    ...ORDER_KINDS.map((kind, i) => ({ ...sandbox(`S${12 + i}`, `Place a ${kind} order for the user (status 30)`, 'POST', `/orders/${kind}`, createOrder(kind, true)), params: CREATE_PARAMS[kind] })),
+    ...ORDER_KINDS.map((kind, i) => ({ ...sandbox(PLACE_IDS[i] ?? 'S12', `Place a ${kind} order for the user (status 30)`, 'POST', `/orders/${kind}`, createOrder(kind, true)), params: CREATE_PARAMS[kind] })),
     sandbox('S15', 'Review decision on an order (10 or 12)', 'POST', '/orders/:orderId/review', orderAction((ctx, orderId) => ({ type: 'reviewOrder', userId: ctx.userId, orderId, decision: ctx.params.enumOf('decision', ['approve', 'rfi', 'documents', 'reject'] as const, { required: true }) }))),
     sandbox('S16', "The bank pays an order's pay-in", 'POST', '/orders/:orderId/pay', payOrder),
     sandbox('S17', 'Payout outcome of an order (c2f 40, f2f 51)', 'POST', '/orders/:orderId/payout', orderAction((ctx, orderId) => {

@@ -1,6 +1,8 @@
 import { formatUnits } from '../../core/decimal.js';
 import { FEE_RATE_SCALE } from '../../ledger/account.js';
 import { requireKey, type Endpoint } from '../endpoint.js';
+import { arrayOf, boolean, constant, decimal, digits, object, string } from '../response-schema.js';
+import { millisText } from './schemas.js';
 
 export function accountEndpoints(): Endpoint[] {
   return [
@@ -14,6 +16,29 @@ export function accountEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 5,
       params: [],
+      response: object({
+        canTrade: boolean,
+        canWithdraw: boolean,
+        canDeposit: constant(true),
+        updateTime: millisText,
+        accountId: digits,
+        makerFeeRate: decimal,
+        takerFeeRate: decimal,
+        balances: arrayOf(object({ asset: string, assetId: string, assetName: string, total: decimal, free: decimal, locked: decimal })),
+      }),
+      example: {
+        canTrade: true,
+        canWithdraw: true,
+        canDeposit: true,
+        updateTime: '1732579205000',
+        accountId: '1000000001',
+        makerFeeRate: '0.001',
+        takerFeeRate: '0.001',
+        balances: [
+          { asset: 'BTC', assetId: 'BTC', assetName: 'BTC', total: '1.2499', free: '1.2299', locked: '0.02' },
+          { asset: 'USDT', assetId: 'USDT', assetName: 'USDT', total: '48357.495', free: '47072.485', locked: '1285.01' },
+        ],
+      },
       handler: (ctx) => {
         const key = requireKey(ctx);
         const ledger = ctx.exchange.core.ledger;

@@ -4,6 +4,8 @@ import type { AssetSpec } from '../../ledger/asset.js';
 import { depositAddress, TOKEN_TYPES } from '../../ledger/deposit-address.js';
 import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import { FORMATS, readClientOrderId, readDecimal, readLimit, readLong, readString, readTimeRange, type Params } from '../params.js';
+import { arrayOf, boolean, constant, digits, object, string } from '../response-schema.js';
+import { depositExample, depositSchema, withdrawalExample, withdrawalSchema } from './schemas.js';
 
 const WITHDRAWAL_STATUS_CODES: Readonly<Record<number, string>> = {
   1: 'BROKER_AUDITING_STATUS',
@@ -110,6 +112,8 @@ export function fundsEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 5,
       params: LIST_PARAMS,
+      response: arrayOf(depositSchema),
+      example: [depositExample],
       handler: (ctx) => ctx.exchange.history.listDeposits(fundingQuery(ctx)).map((row) => depositRecord(ctx, row)),
     },
     {
@@ -125,6 +129,26 @@ export function fundsEndpoints(): Endpoint[] {
         { name: 'tokenId', type: 'STRING', required: true },
         { name: 'chainType', type: 'STRING', description: 'default the first chain of the asset' },
       ],
+      response: object({
+        allowDeposit: boolean,
+        address: string,
+        addressExt: constant(''),
+        minQuantity: constant('0'),
+        needAddressTag: constant(false),
+        requiredConfirmNum: constant(0),
+        canWithdrawConfirmNum: constant(0),
+        tokenType: string,
+      }),
+      example: {
+        allowDeposit: true,
+        address: 'bourse:trc20:3f1c0a9d5e6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d',
+        addressExt: '',
+        minQuantity: '0',
+        needAddressTag: false,
+        requiredConfirmNum: 0,
+        canWithdrawConfirmNum: 0,
+        tokenType: 'TRX_TOKEN',
+      },
       handler: (ctx) => {
         const { asset, chainType } = cryptoAndChain(ctx, ctx.params);
         return {
@@ -155,6 +179,8 @@ export function fundsEndpoints(): Endpoint[] {
         { name: 'withdrawQuantity', type: 'DECIMAL', required: true },
         { name: 'chainType', type: 'STRING' },
       ],
+      response: object({ status: constant(0), success: constant(true), needBrokerAudit: constant(true), orderId: digits }),
+      example: { status: 0, success: true, needBrokerAudit: true, orderId: '31' },
       handler: async (ctx) => {
         const params = ctx.params;
         const { asset, chainType } = cryptoAndChain(ctx, params);
@@ -186,6 +212,8 @@ export function fundsEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 5,
       params: LIST_PARAMS,
+      response: arrayOf(withdrawalSchema),
+      example: [withdrawalExample],
       handler: (ctx) => ctx.exchange.history.listWithdrawals(fundingQuery(ctx)).map(withdrawalRecord),
     },
     {
@@ -201,6 +229,8 @@ export function fundsEndpoints(): Endpoint[] {
         { name: 'orderId', type: 'LONG' },
         { name: 'clientOrderId', type: 'STRING' },
       ],
+      response: withdrawalSchema,
+      example: withdrawalExample,
       handler: (ctx) => {
         const withdrawalId = readLong(ctx.params, 'orderId', { zeroIsAbsent: true });
         const clientOrderId = readClientOrderId(ctx.params, 'clientOrderId');

@@ -1,6 +1,113 @@
 import type { Endpoint, RequestContext } from '../endpoint.js';
 import type { RateLimitConfig } from '../auth/rate-limiter.js';
+import { arrayOf, boolean, constant, decimal, digits, emptyArray, integer, millis, object, oneOfValues, string, tuple, type JsonSchema } from '../response-schema.js';
+import { emptyObject, millisText } from './schemas.js';
 import { attoText, EXCHANGE_ID } from './views.js';
+
+const priceFilter = object({ filterType: constant('PRICE_FILTER'), minPrice: decimal, maxPrice: decimal, tickSize: decimal });
+const lotSize = object({ filterType: constant('LOT_SIZE'), minQty: decimal, maxQty: decimal, stepSize: decimal });
+const minNotional = object({ filterType: constant('MIN_NOTIONAL'), minNotional: decimal });
+const notional = object({ filterType: constant('NOTIONAL'), minNotional: decimal });
+const maxNumOrders = object({ filterType: constant('MAX_NUM_ORDERS'), limit: integer });
+
+/** A3's answer: `/exchange` with the three seed filters, `/exchangeInfo` with five and the broker filter. */
+function exchangeInformationSchema(rich: boolean): JsonSchema {
+  const symbol = object({
+    symbol: string,
+    symbolName: string,
+    status: oneOfValues(['TRADING', 'HALT', 'BREAK']),
+    exchangeId: digits,
+    baseAsset: string,
+    baseAssetName: string,
+    baseAssetPrecision: decimal,
+    quoteAsset: string,
+    quoteAssetName: string,
+    quotePrecision: decimal,
+    quoteAssetPrecision: decimal,
+    icebergAllowed: constant(false),
+    isAggregate: constant(false),
+    allowMargin: constant(false),
+    filters: rich ? tuple(priceFilter, lotSize, minNotional, notional, maxNumOrders) : tuple(priceFilter, lotSize, minNotional),
+  });
+  const token = object({
+    tokenId: string,
+    tokenName: string,
+    tokenFullName: string,
+    allowDeposit: boolean,
+    allowWithdraw: boolean,
+    chainTypes: arrayOf(object({ chainType: string, allowDeposit: boolean, allowWithdraw: boolean })),
+  });
+  const rateLimit = object({
+    rateLimitType: oneOfValues(['REQUEST_WEIGHT', 'ORDERS']),
+    interval: oneOfValues(['MINUTE', 'SECOND', 'DAY']),
+    intervalUnit: integer,
+    limit: integer,
+  });
+  return object({
+    timezone: constant('UTC'),
+    serverTime: millisText,
+    rateLimits: arrayOf(rateLimit),
+    brokerFilters: rich ? tuple(object({ filterType: constant('BROKER_MAX_NUM_ORDERS'), limit: integer })) : emptyArray,
+    symbols: arrayOf(symbol),
+    options: emptyArray,
+    contracts: emptyArray,
+    tokens: arrayOf(token),
+  });
+}
+
+function exchangeInformationExample(rich: boolean): unknown {
+  const filters: Record<string, unknown>[] = [
+    { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '10000000', tickSize: '0.01' },
+    { filterType: 'LOT_SIZE', minQty: '0.000001', maxQty: '1000', stepSize: '0.000001' },
+    { filterType: 'MIN_NOTIONAL', minNotional: '1' },
+  ];
+  if (rich) filters.push({ filterType: 'NOTIONAL', minNotional: '1' }, { filterType: 'MAX_NUM_ORDERS', limit: 200 });
+  return {
+    timezone: 'UTC',
+    serverTime: '1732579200000',
+    rateLimits: [
+      { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalUnit: 1, limit: 1200 },
+      { rateLimitType: 'ORDERS', interval: 'SECOND', intervalUnit: 1, limit: 20 },
+      { rateLimitType: 'ORDERS', interval: 'DAY', intervalUnit: 1, limit: 350000 },
+    ],
+    brokerFilters: rich ? [{ filterType: 'BROKER_MAX_NUM_ORDERS', limit: 1000 }] : [],
+    symbols: [
+      {
+        symbol: 'BTCUSDT',
+        symbolName: 'BTCUSDT',
+        status: 'TRADING',
+        exchangeId: '301',
+        baseAsset: 'BTC',
+        baseAssetName: 'BTC',
+        baseAssetPrecision: '0.000001',
+        quoteAsset: 'USDT',
+        quoteAssetName: 'USDT',
+        quotePrecision: '0.01',
+        quoteAssetPrecision: '0.01',
+        icebergAllowed: false,
+        isAggregate: false,
+        allowMargin: false,
+        filters,
+      },
+    ],
+    options: [],
+    contracts: [],
+    tokens: [
+      {
+        tokenId: 'USDT',
+        tokenName: 'USDT',
+        tokenFullName: 'Tether USD',
+        allowDeposit: true,
+        allowWithdraw: true,
+        chainTypes: [
+          { chainType: 'TRC20', allowDeposit: true, allowWithdraw: true },
+          { chainType: 'ERC20', allowDeposit: true, allowWithdraw: true },
+        ],
+      },
+      { tokenId: 'USD', tokenName: 'USD', tokenFullName: 'US Dollar', allowDeposit: false, allowWithdraw: false, chainTypes: [] },
+    ],
+  };
+}
 
 /** A3 in its two views: the seed's three filters, or coinsph's richer `/exchangeInfo` (area A §3.1). */
 function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLimitConfig): Record<string, unknown> {
@@ -80,6 +187,8 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
       security: 'NONE',
       weight: 0,
       params: [],
+      response: emptyObject,
+      example: {},
       handler: () => ({}),
     },
     {
@@ -92,6 +201,8 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
       security: 'NONE',
       weight: 0,
       params: [],
+      response: object({ serverTime: millis }),
+      example: { serverTime: 1732579200000 },
       handler: (ctx) => ({ serverTime: ctx.exchange.clock() }),
     },
     {
@@ -104,6 +215,8 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
       security: 'NONE',
       weight: 0,
       params: [],
+      response: exchangeInformationSchema(false),
+      example: exchangeInformationExample(false),
       handler: (ctx) => exchangeInformation(ctx, false, limits),
     },
     {
@@ -115,6 +228,8 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
       security: 'NONE',
       weight: 0,
       params: [],
+      response: exchangeInformationSchema(true),
+      example: exchangeInformationExample(true),
       handler: (ctx) => exchangeInformation(ctx, true, limits),
     },
     {
@@ -126,6 +241,11 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
       security: 'NONE',
       weight: 1,
       params: [],
+      response: arrayOf(object({ symbol: string, quoteToken: string, baseToken: string })),
+      example: [
+        { symbol: 'BTCUSDT', quoteToken: 'USDT', baseToken: 'BTC' },
+        { symbol: 'ETHBTC', quoteToken: 'BTC', baseToken: 'ETH' },
+      ],
       handler: (ctx) =>
         [...ctx.exchange.core.spot.symbols.values()]
           .filter((s) => s.spec.status === 'TRADING')

@@ -5,6 +5,18 @@ import { JsonText, type Endpoint, type ParamDoc, type RequestContext } from '../
 import { readInt, readLimit, readString, readTimeRange, type Params } from '../params.js';
 import { symbolParam } from './orders.js';
 import { bestLevels, levelPairs, orZero, ticker24h } from './market-views.js';
+import { arrayOf, boolean, digits, integer, millis, object, decimal } from '../response-schema.js';
+import {
+  bookTickerExample,
+  bookTickerSchema,
+  klineSchema,
+  levelSchema,
+  oneOrList,
+  priceTickerExample,
+  priceTickerSchema,
+  ticker24hExample,
+  ticker24hSchema,
+} from './schemas.js';
 import { attoText } from './views.js';
 
 const MAX_SYMBOLS = 40;
@@ -110,6 +122,19 @@ export function marketEndpoints(): Endpoint[] {
       security: 'NONE',
       weight: depthWeight,
       params: [SYMBOL_REQUIRED, { name: 'limit', type: 'INT', description: 'default 100, 1-1000 levels per side; 0 = 1000' }],
+      response: object({ time: millis, lastUpdateId: integer, bids: arrayOf(levelSchema), asks: arrayOf(levelSchema) }),
+      example: {
+        time: 1732579260000,
+        lastUpdateId: 48213,
+        bids: [
+          ['64250.5', '0.42'],
+          ['64249', '1.07'],
+        ],
+        asks: [
+          ['64251', '0.135'],
+          ['64260.25', '0.9'],
+        ],
+      },
       handler: (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
         const { levelsJson } = depthLevels(state, depthLimit(ctx.params));
@@ -125,6 +150,11 @@ export function marketEndpoints(): Endpoint[] {
       security: 'NONE',
       weight: 1,
       params: [SYMBOL_REQUIRED, { name: 'limit', type: 'INT', description: 'default 500, max 1000' }],
+      response: arrayOf(object({ id: digits, price: decimal, qty: decimal, time: millis, isBuyerMaker: boolean })),
+      example: [
+        { id: '5119', price: '64248', qty: '0.003', time: 1732579204100, isBuyerMaker: true },
+        { id: '5120', price: '64250.5', qty: '0.01', time: 1732579205000, isBuyerMaker: false },
+      ],
       handler: (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
         const limit = readLimit(ctx.params, { default: 500, max: 1000 });
@@ -151,6 +181,11 @@ export function marketEndpoints(): Endpoint[] {
         { name: 'startTime', type: 'LONG' },
         { name: 'endTime', type: 'LONG' },
         { name: 'limit', type: 'INT', description: 'default 500, max 1000' },
+      ],
+      response: arrayOf(klineSchema),
+      example: [
+        [1732579140000, '64210', '64262', '64205.5', '64248', '0.412', 1732579199999, '26467.0145', 17, '0.25', '16058.12'],
+        [1732579200000, '64248', '64251', '64248', '64250.5', '0.013', 1732579259999, '835.249', 2, '0.01', '642.505'],
       ],
       handler: (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
@@ -183,6 +218,8 @@ export function marketEndpoints(): Endpoint[] {
       security: 'NONE',
       weight: tickerWeight,
       params: SYMBOL_OPTIONAL,
+      response: oneOrList(ticker24hSchema),
+      example: ticker24hExample,
       handler: (ctx) => {
         const now = ctx.exchange.clock();
         const { single, states } = tickerSymbols(ctx);
@@ -199,6 +236,8 @@ export function marketEndpoints(): Endpoint[] {
       security: 'NONE',
       weight: 1,
       params: SYMBOL_OPTIONAL,
+      response: oneOrList(priceTickerSchema),
+      example: [priceTickerExample, { symbol: 'ETHUSDT', price: '3412.18' }],
       handler: (ctx) => {
         const { single, states } = tickerSymbols(ctx);
         const prices = states.map((state) => ({ symbol: state.spec.symbol, price: orZero(ctx.exchange.market.lastPrice(state.spec.symbol)) }));
@@ -214,6 +253,8 @@ export function marketEndpoints(): Endpoint[] {
       security: 'NONE',
       weight: 1,
       params: SYMBOL_OPTIONAL,
+      response: oneOrList(bookTickerSchema),
+      example: bookTickerExample,
       handler: (ctx) => {
         const now = ctx.exchange.clock();
         const { single, states } = tickerSymbols(ctx);

@@ -13,6 +13,16 @@ import {
   readSymbol,
   readTimeRange,
 } from '../params.js';
+import { arrayOf, constant, object } from '../response-schema.js';
+import {
+  canceledOrderExample,
+  canceledOrderSchema,
+  emptyObject,
+  newOrderExample,
+  newOrderSchema,
+  orderExample,
+  orderSchema,
+} from './schemas.js';
 import { newOrderReply, orderRecord } from './views.js';
 
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
@@ -164,6 +174,8 @@ export function orderEndpoints(): Endpoint[] {
       countsOrder: true,
       checksRecvWindow: true,
       params: ORDER_PARAMS,
+      response: newOrderSchema,
+      example: newOrderExample,
       handler: async (ctx) => {
         const command = orderCommand(ctx, false);
         const result = await ctx.exchange.submit<PlaceOrderResult>(command);
@@ -181,6 +193,8 @@ export function orderEndpoints(): Endpoint[] {
       weight: 1,
       checksRecvWindow: true,
       params: ORDER_PARAMS,
+      response: emptyObject,
+      example: {},
       handler: (ctx) => {
         ctx.exchange.core.check(orderCommand(ctx, true), ctx.exchange.clock());
         return {};
@@ -195,6 +209,8 @@ export function orderEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 1,
       params: ORDER_ID_PARAMS,
+      response: orderSchema,
+      example: orderExample,
       handler: (ctx) => record(ctx, findOrder(ctx, ['origClientOrderId', 'clientOrderId'])),
     },
     {
@@ -206,6 +222,8 @@ export function orderEndpoints(): Endpoint[] {
       security: 'TRADE',
       weight: 1,
       params: [ORDER_ID_PARAMS[0], { name: 'clientOrderId', type: 'STRING', description: 'alias origClientOrderId' }],
+      response: canceledOrderSchema,
+      example: canceledOrderExample,
       handler: async (ctx) => {
         const row = findOrder(ctx, ['clientOrderId', 'origClientOrderId']);
         const accountId = requireKey(ctx).accountId;
@@ -230,6 +248,8 @@ export function orderEndpoints(): Endpoint[] {
       security: 'TRADE',
       weight: 5,
       params: [LIST_PARAMS[0], LIST_PARAMS[1]],
+      response: object({ success: constant(true) }),
+      example: { success: true },
       handler: async (ctx) => {
         const state = symbolParam(ctx);
         const side = readEnum(ctx.params, 'side', SIDES, { errorName: 'INVALID_SIDE' });
@@ -246,6 +266,8 @@ export function orderEndpoints(): Endpoint[] {
       security: 'TRADE',
       weight: 5,
       params: [{ name: 'symbol', type: 'STRING', required: true }],
+      response: arrayOf(orderSchema),
+      example: [{ ...orderExample, status: 'CANCELED', isWorking: false, updateTime: '1732579300000' }],
       handler: async (ctx) => {
         const state = symbolParam(ctx, 'symbol', true) as SymbolState;
         const rows = await ctx.exchange.submit<OrderRow[]>({ type: 'cancelOrders', accountId: requireKey(ctx).accountId, symbol: state.spec.symbol });
@@ -261,6 +283,8 @@ export function orderEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 1,
       params: LIST_PARAMS,
+      response: arrayOf(orderSchema),
+      example: [orderExample],
       handler: (ctx) => listOrders(ctx, false),
     },
     {
@@ -273,6 +297,8 @@ export function orderEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 5,
       params: [...LIST_PARAMS, { name: 'startTime', type: 'LONG' }, { name: 'endTime', type: 'LONG' }],
+      response: arrayOf(orderSchema),
+      example: [{ ...orderExample, executedQty: '0.02', cummulativeQuoteQty: '1285.01', status: 'FILLED', isWorking: false }],
       handler: (ctx) => listOrders(ctx, true),
     },
   ];

@@ -4,6 +4,8 @@ import type { Account, User } from '../../ledger/account.js';
 import { depositAddress } from '../../ledger/deposit-address.js';
 import { requireKey, type Endpoint, type RequestContext } from '../endpoint.js';
 import { FORMATS, readClientOrderId, readDecimal, readInt, readLimit, readLong, readString, readTimeRange } from '../params.js';
+import { arrayOf, constant, digits, integer, object, string } from '../response-schema.js';
+import { flowExample, flowSchema } from './schemas.js';
 
 /** Account types of the seed: 1 token trading, 2 options, 3 contracts; only 1 holds accounts here. */
 const TOKEN_ACCOUNT_TYPE = 1;
@@ -85,6 +87,11 @@ export function subAccountEndpoints(): Endpoint[] {
       weight: 5,
       mainKeyOnly: true,
       params: [],
+      response: arrayOf(object({ accountId: digits, accountName: string, accountType: constant(1), accountIndex: integer })),
+      example: [
+        { accountId: '1000000001', accountName: 'main', accountType: 1, accountIndex: 0 },
+        { accountId: '1000000007', accountName: 'bot-a', accountType: 1, accountIndex: 1 },
+      ],
       handler: (ctx) => {
         const { user } = keyAccount(ctx);
         return user.accountIds.map((accountId) => {
@@ -110,6 +117,8 @@ export function subAccountEndpoints(): Endpoint[] {
         { name: 'tokenId', type: 'STRING', required: true },
         { name: 'amount', type: 'DECIMAL', required: true },
       ],
+      response: object({ success: constant(true) }),
+      example: { success: true },
       handler: async (ctx) => {
         const { account, user } = keyAccount(ctx);
         const isMainKey = account.accountIndex === 0;
@@ -154,6 +163,8 @@ export function subAccountEndpoints(): Endpoint[] {
         { name: 'endTime', type: 'LONG' },
         { name: 'limit', type: 'INT', description: 'default 50, max 100' },
       ],
+      response: arrayOf(flowSchema),
+      example: [flowExample],
       handler: (ctx) => {
         const { account, user } = keyAccount(ctx);
         const params = ctx.params;
@@ -193,6 +204,8 @@ export function subAccountEndpoints(): Endpoint[] {
         { name: 'amount', type: 'DECIMAL', required: true },
         { name: 'businessType', type: 'INT', required: true, description: '3, 67, 68, 69, 70 or 71' },
       ],
+      response: object({ ret: constant(0) }),
+      example: { ret: 0 },
       handler: async (ctx) => {
         const { account, user } = keyAccount(ctx);
         const params = ctx.params;

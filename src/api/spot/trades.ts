@@ -2,6 +2,8 @@ import type { TradeRow } from '../../core/types.js';
 import { requireKey, type Endpoint } from '../endpoint.js';
 import { readLimit, readLong, readTimeRange } from '../params.js';
 import { symbolParam } from './orders.js';
+import { arrayOf } from '../response-schema.js';
+import { accountTradeExample, accountTradeSchema } from './schemas.js';
 
 /** A20 record: coinsph's and the SDKs' field names together (area A §3.4, §9 item 16). */
 function tradeRecord(row: TradeRow): Record<string, unknown> {
@@ -46,6 +48,8 @@ export function tradeEndpoints(): Endpoint[] {
         { name: 'toId', type: 'LONG', description: 'trades with larger ids, ascending' },
         { name: 'limit', type: 'INT', description: 'default 500, max 1000' },
       ],
+      response: arrayOf(accountTradeSchema),
+      example: [accountTradeExample],
       handler: (ctx) => {
         const params = ctx.params;
         const state = symbolParam(ctx);

@@ -2,6 +2,10 @@ import { BourseError } from '../../core/errors.js';
 import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import { FORMATS, readString } from '../params.js';
 import type { ListenKeys } from '../ws/listen-keys.js';
+import { object, type JsonSchema } from '../response-schema.js';
+import { emptyObject } from './schemas.js';
+
+const listenKeySchema: JsonSchema = { type: 'string', pattern: '^[A-Za-z0-9]{64}$' };
 
 const LISTEN_KEY_PARAMS: readonly ParamDoc[] = [{ name: 'listenKey', type: 'STRING', required: true, description: '64 [A-Za-z0-9], from A26' }];
 
@@ -21,6 +25,8 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       security: 'USER_STREAM',
       weight: 1,
       params: [],
+      response: object({ listenKey: listenKeySchema }),
+      example: { listenKey: '1A9LWJjuMwKWYP4QQPw34GRm8gz3x5AephXSuqcDef1RnzoBVhEeGE963CoS1Sgj' },
       handler: (ctx) => {
         const key = requireKey(ctx);
         return { listenKey: listenKeys.issue(key.accountId, key.apiKey) };
@@ -35,6 +41,8 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       security: 'USER_STREAM',
       weight: 1,
       params: LISTEN_KEY_PARAMS,
+      response: emptyObject,
+      example: {},
       handler: (ctx) => {
         if (!listenKeys.keepalive(listenKeyParam(ctx), requireKey(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
         return {};
@@ -49,6 +57,8 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       security: 'USER_STREAM',
       weight: 1,
       params: LISTEN_KEY_PARAMS,
+      response: emptyObject,
+      example: {},
       handler: (ctx) => {
         if (!listenKeys.close(listenKeyParam(ctx), requireKey(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
         return {};

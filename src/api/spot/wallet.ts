@@ -1,5 +1,6 @@
 import { formatUnits } from '../../core/decimal.js';
 import { requireKey, type Endpoint } from '../endpoint.js';
+import { arrayOf, boolean, constant, decimal, digits, object, string } from '../response-schema.js';
 
 /**
  * All coins information, as the coins.ph-style wallet API answers it. Not in the seed or area A's
@@ -18,6 +19,75 @@ export function walletEndpoints(): Endpoint[] {
       security: 'USER_DATA',
       weight: 10,
       params: [],
+      response: arrayOf(
+        object({
+          coin: string,
+          name: string,
+          depositAllEnable: boolean,
+          withdrawAllEnable: boolean,
+          free: decimal,
+          locked: decimal,
+          transferPrecision: digits,
+          transferMinQuantity: constant('0'),
+          networkList: arrayOf(
+            object({
+              network: string,
+              name: string,
+              depositEnable: boolean,
+              withdrawEnable: boolean,
+              withdrawFee: decimal,
+              withdrawIntegerMultiple: decimal,
+              withdrawMin: decimal,
+              withdrawMax: decimal,
+              minConfirm: constant('0'),
+              sameAddress: constant(false),
+            }),
+          ),
+          legalMoney: boolean,
+          isLegalMoney: boolean,
+        }),
+      ),
+      example: [
+        {
+          coin: 'BTC',
+          name: 'Bitcoin',
+          depositAllEnable: true,
+          withdrawAllEnable: true,
+          free: '1.2299',
+          locked: '0.02',
+          transferPrecision: '8',
+          transferMinQuantity: '0',
+          networkList: [
+            {
+              network: 'BTC',
+              name: 'BTC',
+              depositEnable: true,
+              withdrawEnable: true,
+              withdrawFee: '0.0005',
+              withdrawIntegerMultiple: '0.00000001',
+              withdrawMin: '0.001',
+              withdrawMax: '1000000000',
+              minConfirm: '0',
+              sameAddress: false,
+            },
+          ],
+          legalMoney: false,
+          isLegalMoney: false,
+        },
+        {
+          coin: 'USD',
+          name: 'US Dollar',
+          depositAllEnable: false,
+          withdrawAllEnable: false,
+          free: '0',
+          locked: '0',
+          transferPrecision: '8',
+          transferMinQuantity: '0',
+          networkList: [],
+          legalMoney: true,
+          isLegalMoney: true,
+        },
+      ],
       handler: (ctx) => {
         const ledger = ctx.exchange.core.ledger;
         const account = ledger.account(requireKey(ctx).accountId);

@@ -6,30 +6,16 @@
  * server; a USD account's verify link needs its checkbox before "Accept the terms" moves it 4 → 1;
  * an unknown token is a 404 page. Chromium missing is a failure, never a skip.
  */
-import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromiumPath } from '../../support/browser.js';
 import { BUSINESS_FIELDS } from '../../support/merchant-client.js';
 import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
-
-/** The chromium binary, or a failure that says how to install it. */
-function chromiumPath(): string {
-  let found = '';
-  try {
-    found = execSync('command -v chromium', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    found = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : '';
-  }
-  if (found === '') {
-    throw new Error('chromium is not installed: this test drives the sandbox pages in a real browser; install it with `apt-get update && apt-get install -y chromium`');
-  }
-  return found;
-}
 
 /** The merchant's site behind `callbackUrl`: it records each request URL and answers a small page. */
 async function callbackSite(): Promise<{ server: Server; base: string; hits: string[] }> {

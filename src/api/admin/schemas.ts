@@ -1,0 +1,333 @@
+/**
+ * The operator API's answers (`/admin/v1`) as JSON Schemas, with the shapes several routes share
+ * (user, key, withdrawal, symbol, asset, webhook event, configuration documents) written once.
+ * Objects are closed: a member an answer gains must be named here first, or the schema test fails.
+ */
+import { PERMISSIONS } from '../../core/types.js';
+import { RATE_LIMIT_KEYS } from '../../exchange/trading-config.js';
+import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../payments/webhooks.js';
+import { anyOf, arrayOf, boolean, constant, decimal, described, digits, integer, mapOf, millis, object, oneOfValues, string, type JsonSchema } from '../response-schema.js';
+
+/** A count the configuration checks to be at least `minimum`. */
+const count = (minimum = 1): JsonSchema => ({ type: 'integer', minimum });
+/** A currency code of the payments catalogue (2 to 16 of A-Z and 0-9). */
+const currencyCode: JsonSchema = { type: 'string', pattern: '^[A-Z0-9]{2,16}$' };
+/** A time in ms as a string of digits, or "" when not set (the area B webhook views). */
+const millisText: JsonSchema = described({ type: 'string', pattern: '^([0-9]+)?$' }, 'ms since the Unix epoch as a string of digits; "" when not set');
+const hex64: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const symbolStatus = oneOfValues(['TRADING', 'HALT', 'BREAK']);
+const permissions = arrayOf(oneOfValues(PERMISSIONS));
+
+// ---- users, accounts, keys ----------------------------------------------------------------------
+
+/** O1. */
+export const createdUser = object({ userId: digits, accountId: described(digits, 'the main account (index 0)') });
+/** O2. */
+export const createdSubAccount = object({ accountId: digits, accountIndex: described(integer, '1 for the first sub-account') });
+/** O3: the only answer that ever shows the secret. */
+export const createdApiKey = object({
+  apiKey: described(string, '64 characters'),
+  secretKey: described(string, '64 characters; shown only in this answer'),
+  permissions,
+});
+/** O4 rows. */
+export const apiKeyRow = object({
+  apiKey: string,
+  accountId: digits,
+  accountIndex: integer,
+  permissions,
+  ipWhitelist: described(arrayOf(string), 'addresses or CIDR blocks; empty = any address'),
+  label: string,
+  createdAt: millis,
+  revoked: boolean,
+});
+/** O5. */
+export const revokedApiKey = object({ apiKey: string, revoked: constant(true) });
+
+const accountRef = object({ accountId: digits, accountIndex: described(integer, '0 the main account'), name: described(string, '"" for the main account') });
+/** O23 rows (system users are left out). */
+export const userRow = object({ userId: digits, email: string, type: oneOfValues(['user', 'merchant']), accounts: arrayOf(accountRef) });
+/** O24 rows: non-zero balances only. */
+export const balanceRow = object({ accountId: digits, accountIndex: integer, asset: string, free: decimal, locked: decimal, total: decimal });
+
+/** O12: the account's rates after the change. */
+export const feeRates = object({
+  accountId: described(integer, 'a JSON number here, unlike the other operator answers'),
+  makerFeeRate: decimal,
+  takerFeeRate: decimal,
+});
+
+// ---- deposits and withdrawals -------------------------------------------------------------------
+
+/** O6. */
+export const createdDeposit = object({ depositId: digits });
+
+/** O7/O8: the withdrawal's record after settlement, its status as area A's number (2 rejected, 6 sent). */
+export function settledWithdrawal(status: 2 | 6): JsonSchema {
+  return object({
+    withdrawalId: digits,
+    accountId: digits,
+    clientOrderId: string,
+    asset: string,
+    chainType: string,
+    address: string,
+    addressExt: string,
+    amount: decimal,
+    fee: decimal,
+    status: described(constant(status), 'area A §3.4: 2 rejected, 6 sent'),
+    txId: described(string, '"" when rejected'),
+    time: millis,
+    updateTime: millis,
+  });
+}
+
+/** O27 rows: the status by name. */
+export const withdrawalRow = object({
+  withdrawalId: digits,
+  accountId: digits,
+  userId: digits,
+  status: oneOfValues(['PENDING', 'REJECTED', 'SENT']),
+  asset: string,
+  amount: decimal,
+  fee: decimal,
+  chainType: string,
+  address: string,
+  txId: described(string, '"" until sent'),
+  time: millis,
+  updateTime: millis,
+});
+
+// ---- assets and symbols -------------------------------------------------------------------------
+
+/** O9. */
+export const addedAsset = object({ asset: string, precision: integer });
+/** O26 rows. */
+export const assetRow = object({
+  asset: string,
+  precision: integer,
+  kind: oneOfValues(['crypto', 'fiat']),
+  fullName: string,
+  chains: arrayOf(string),
+  withdrawFee: decimal,
+  minWithdraw: decimal,
+  allowDeposit: boolean,
+  allowWithdraw: boolean,
+});
+/** O10 and O11. */
+export const symbolStatusAnswer = object({ symbol: string, status: symbolStatus });
+/** O25 rows. */
+export const symbolRow = object({
+  symbol: string,
+  status: symbolStatus,
+  baseAsset: string,
+  quoteAsset: string,
+  tickSize: decimal,
+  stepSize: decimal,
+  minQty: decimal,
+  maxQty: decimal,
+  minPrice: decimal,
+  maxPrice: decimal,
+  minNotional: decimal,
+});
+
+// ---- bans ---------------------------------------------------------------------------------------
+
+/** O13 rows: bans in force only. */
+export const banRow = object({ ip: string, bannedUntil: millis, banCount: described(count(), 'bans of this IP so far; each lasts longer') });
+/** O14. */
+export const liftedBan = object({ ip: string, lifted: described(boolean, 'false if no ban was in force') });
+
+// ---- configuration documents --------------------------------------------------------------------
+
+/** O17 and O18: the whole trading configuration (area A §10). */
+export const tradingConfig = object({
+  ...Object.fromEntries(RATE_LIMIT_KEYS.map((key) => [key, count()])),
+  maxOpenOrdersPerSymbol: count(),
+  maxOpenOrdersPerAccount: count(),
+  defaultMakerFeeRate: decimal,
+  defaultTakerFeeRate: decimal,
+});
+
+/** O15 and O16: the payments configuration document (area B §1.6, §1.7). */
+export const paymentsConfig = object({
+  tokenTtlMs: count(),
+  quoteTtlMs: count(),
+  acceptWindowMs: count(),
+  documentsWindowMs: count(),
+  paymentWindowMs: count(),
+  releaseHoldMs: count(),
+  webhook: object({ timeoutMs: count(), retryGapsMs: arrayOf(count()), jitterPct: count(0), retentionDays: count(), maxInFlightPerUrl: count() }),
+  maxMerchantsPerUser: count(),
+  maxOpenOrdersPerMerchant: count(),
+  defaultCountry: string,
+  publicBaseUrl: described(string, '"" = the server\'s own http://<HOST>:<PORT>'),
+  limits: object({ monthLimit: decimal, dayFiatLimit: decimal, monthFiatLimit: decimal, monthCryptoLimit: decimal }),
+  limitRates: described({ ...mapOf(decimal), propertyNames: currencyCode }, 'USD value of one unit of each currency'),
+  fiats: arrayOf(object({ fiat: currencyCode, country: string, accuracy: count(0), orderMin: decimal, orderMax: decimal })),
+  cryptos: arrayOf(object({ crypto: currencyCode, accuracy: count(0) })),
+  pairs: arrayOf(object({ fiat: currencyCode, crypto: currencyCode, symbol: currencyCode, accuracy: count(0), buy: boolean, sell: boolean })),
+  fiatPairs: arrayOf(object({ onRampFiat: currencyCode, offRampFiat: currencyCode, accuracy: count(0) })),
+  rails: arrayOf(
+    object({
+      paymentId: count(),
+      paymentMethodName: string,
+      fiat: described(anyOf(currencyCode, constant('*')), '"*" for the pending fund (70), which serves every fiat'),
+      payInFee: decimal,
+      payoutFee: decimal,
+      instructionLabels: arrayOf(string),
+    }),
+  ),
+  transferFees: arrayOf(object({ fiat: currencyCode, feeType: described(oneOfValues([0, 1]), '0 fixed amount in the fiat, 1 fraction of the amount'), fee: decimal })),
+  spreadBps: { type: 'integer', minimum: 0, maximum: 9999 },
+});
+
+// ---- ledger check -------------------------------------------------------------------------------
+
+const assetTotals = object({ asset: string, total: decimal, deposits: decimal, withdrawals: decimal, mismatch: decimal }, ['mismatch']);
+const accountFlows = object({
+  accountId: digits,
+  asset: string,
+  balance: decimal,
+  flows: decimal,
+  mismatch: described(anyOf(decimal, constant('flows without a balance')), 'balance minus flows'),
+});
+const lockedReserved = object({ accountId: digits, asset: string, locked: decimal, reserved: decimal, mismatch: constant('locked balance differs from what is reserved') });
+
+/** O19. */
+export const verifyReport = object(
+  {
+    ok: boolean,
+    checkedAt: millis,
+    details: described(arrayOf(anyOf(assetTotals, accountFlows, lockedReserved)), 'one entry per asset (totals), then one per mismatch found'),
+    replay: described(
+      object({ ok: boolean, stateHash: hex64, replayHash: hex64, replicaHash: described(hex64, 'with the core in a worker thread: its replica') }, ['replicaHash']),
+      'with replay=1 only',
+    ),
+  },
+  ['replay'],
+);
+
+// ---- webhooks -----------------------------------------------------------------------------------
+
+const delivery = object({
+  attempt: described(integer, '0 for the entry a deleted webhook adds (nothing sent)'),
+  time: millisText,
+  url: string,
+  httpStatus: described(integer, '0 when no answer came'),
+  durationMs: integer,
+  result: oneOfValues(['SUCCESS', 'FAILED']),
+  error: string,
+});
+const eventMembers = {
+  eventId: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  webhookId: string,
+  eventType: oneOfValues(WEBHOOK_EVENT_TYPES),
+  objectId: string,
+  objectStatus: string,
+  status: oneOfValues(EVENT_STATUSES),
+  attempts: integer,
+  nextAttemptTime: described(millisText, '"" unless PENDING'),
+  createTime: millisText,
+  deliveredTime: millisText,
+  payload: described(string, 'the exact JSON body sent'),
+  deliveries: described(arrayOf(delivery), 'the last 20 attempts, newest first'),
+} as const satisfies Record<string, JsonSchema>;
+/** O21: the event as B41 answers it. */
+export const webhookEvent = object(eventMembers);
+/** O20. */
+export const webhookEventPage = object({
+  total: integer,
+  events: arrayOf(object({ ...eventMembers, userId: digits, updateTime: described(digits, 'ms of the last change, as a string') })),
+});
+/** O22. */
+export const webhookPublicKey = object({ publicKey: described({ type: 'string', pattern: '^([A-Za-z0-9+/]+=*)?$' }, 'base64 DER SPKI; "" in a build without the key') });
+
+// ---- examples -----------------------------------------------------------------------------------
+
+const KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A';
+const SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
+const EVENT_ID = '3f0c2a9e1b7d4c58a6e2f1d09b8c7a65';
+const WEBHOOK_ID = '8d1e5b2c7a9f4e6d0c3b1a2f5e8d7c6b';
+const NOW = 1_764_115_200_000;
+
+export const EXAMPLES = {
+  createdUser: { userId: '7', accountId: '12' },
+  createdSubAccount: { accountId: '13', accountIndex: 1 },
+  createdApiKey: { apiKey: KEY, secretKey: SECRET, permissions: ['MARKET_DATA', 'USER_DATA', 'TRADE'] },
+  apiKeys: [
+    { apiKey: KEY, accountId: '12', accountIndex: 0, permissions: ['MARKET_DATA', 'USER_DATA', 'TRADE'], ipWhitelist: ['203.0.113.0/24'], label: 'trading bot', createdAt: NOW, revoked: false },
+  ],
+  revokedApiKey: { apiKey: KEY, revoked: true },
+  createdDeposit: { depositId: '41' },
+  withdrawal(status: 2 | 6) {
+    return {
+      withdrawalId: '9',
+      accountId: '12',
+      clientOrderId: 'w-20251126-1',
+      asset: 'USDT',
+      chainType: 'TRC20',
+      address: 'TXYZabc123',
+      addressExt: '',
+      amount: '100',
+      fee: '1',
+      status,
+      txId: status === 6 ? '0x5e8f0c3d1b2a' : '',
+      time: NOW,
+      updateTime: NOW + 60_000,
+    };
+  },
+  addedAsset: { asset: 'SOL', precision: 9 },
+  symbolStatus: (status: string) => ({ symbol: 'SOLUSDT', status }),
+  feeRates: { accountId: 12, makerFeeRate: '0.0005', takerFeeRate: '0.001' },
+  bans: [{ ip: '198.51.100.7', bannedUntil: NOW + 120_000, banCount: 1 }],
+  liftedBan: { ip: '198.51.100.7', lifted: true },
+  verify: {
+    ok: true,
+    checkedAt: NOW,
+    details: [
+      { asset: 'BTC', total: '12.5', deposits: '13', withdrawals: '0.5' },
+      { asset: 'USDT', total: '250000', deposits: '250100', withdrawals: '100' },
+    ],
+    replay: { ok: true, stateHash: 'a3f1'.repeat(16), replayHash: 'a3f1'.repeat(16) },
+  },
+  webhookEvent: {
+    eventId: EVENT_ID,
+    webhookId: WEBHOOK_ID,
+    eventType: 'FUNDING_WEBHOOK',
+    objectId: '31',
+    objectStatus: '2',
+    status: 'PENDING',
+    attempts: 1,
+    nextAttemptTime: String(NOW + 5000),
+    createTime: String(NOW),
+    deliveredTime: '',
+    payload: '{"webhookId":"8d1e5b2c7a9f4e6d0c3b1a2f5e8d7c6b","eventId":"3f0c2a9e1b7d4c58a6e2f1d09b8c7a65","eventType":"FUNDING_WEBHOOK","txId":"31","status":"2"}',
+    deliveries: [{ attempt: 1, time: String(NOW + 20), url: 'https://merchant.example/hooks', httpStatus: 200, durationMs: 160, result: 'SUCCESS', error: '' }],
+  },
+  publicKey: { publicKey: 'MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE=' },
+  users: [
+    {
+      userId: '7',
+      email: 'ana@example.com',
+      type: 'user',
+      accounts: [
+        { accountId: '12', accountIndex: 0, name: '' },
+        { accountId: '13', accountIndex: 1, name: 'savings' },
+      ],
+    },
+  ],
+  balances: [
+    { accountId: '12', accountIndex: 0, asset: 'USDT', free: '899', locked: '101', total: '1000' },
+    { accountId: '13', accountIndex: 1, asset: 'BTC', free: '0.25', locked: '0', total: '0.25' },
+  ],
+  symbols: [
+    { symbol: 'BTCUSDT', status: 'TRADING', baseAsset: 'BTC', quoteAsset: 'USDT', tickSize: '0.01', stepSize: '0.000001', minQty: '0.000001', maxQty: '1000000', minPrice: '0.01', maxPrice: '10000000', minNotional: '1' },
+  ],
+  assets: [
+    { asset: 'BTC', precision: 8, kind: 'crypto', fullName: 'Bitcoin', chains: ['BTC'], withdrawFee: '0.0002', minWithdraw: '0.001', allowDeposit: true, allowWithdraw: true },
+    { asset: 'MXN', precision: 2, kind: 'fiat', fullName: 'Mexican peso', chains: [], withdrawFee: '0', minWithdraw: '0', allowDeposit: false, allowWithdraw: false },
+  ],
+  withdrawals: [
+    { withdrawalId: '9', accountId: '12', userId: '7', status: 'PENDING', asset: 'USDT', amount: '100', fee: '1', chainType: 'TRC20', address: 'TXYZabc123', txId: '', time: NOW, updateTime: NOW },
+  ],
+};
