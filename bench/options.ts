@@ -63,6 +63,11 @@ export const BENCHMARKS = [
       { name: 'BENCH_WEBHOOKS_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
     ],
   },
+  {
+    name: 'web',
+    what: 'first paint of the trading page / in Chromium beside a static page, and its gzipped JS beside the 250 KB budget',
+    knobs: [{ name: 'BENCH_WEB_RUNS', fallback: '15', meaning: 'measured visits of each page', quick: '3' }],
+  },
 ] as const satisfies readonly Benchmark[];
 
 export type BenchmarkName = (typeof BENCHMARKS)[number]['name'];

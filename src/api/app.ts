@@ -12,6 +12,7 @@ import { isMerchantPath, registerMerchantRoutes, sendMerchantNotFound } from './
 import type { Metrics } from './metrics.js';
 import { apiDocument } from './openapi/api-document.js';
 import { registerDocsPage } from './openapi/docs-page.js';
+import { registerWebPages } from './web/web-pages.js';
 import { MERCHANT_OPENAPI_PATH, merchantOpenApiDocument } from './openapi/merchant-document.js';
 import { OPERATOR_OPENAPI_PATH, operatorOpenApiDocument } from './openapi/operator-document.js';
 import { spotOpenApiDocument } from './openapi/spot-document.js';
@@ -135,6 +136,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   const operatorOpenApi = JSON.stringify(operatorDocument);
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
   registerDocsPage(app);
+  registerWebPages(app);
   app.get(MERCHANT_OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(merchantOpenApi));
   app.get(OPERATOR_OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(operatorOpenApi));
   registerSandboxPages(app, { exchange: deps.exchange, sandbox: deps.sandbox });

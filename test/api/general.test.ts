@@ -148,7 +148,7 @@ describe('general endpoints A1–A4', () => {
     ['GET', '/openapi/v1/PING'],
     ['GET', '/openapi/v1/ping//'],
     ['GET', '/openapi/v3/ping'],
-    ['GET', '/'],
+    ['POST', '/'],
     ['POST', '/openapi/v1/ping'],
     ['DELETE', '/openapi/v1/time'],
     ['PUT', '/openapi/v1/exchange'],

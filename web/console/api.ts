@@ -1,0 +1,170 @@
+/**
+ * The console's only way to the server: the operator API (`/admin/v1`, bearer token, JSON in and
+ * out, errors `{code, msg}`) and the public `/metrics` text. Values go out exactly as typed (strings)
+ * and come back as the server sent them: nothing here parses or formats an amount.
+ */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | undefined,
+    msg: string,
+  ) {
+    super(msg);
+  }
+
+  /** What the operator reads: the server's message, with its code. */
+  get text(): string {
+    return this.code === undefined ? this.message : `${this.message} (code ${this.code})`;
+  }
+}
+
+export type Json = string | number | boolean | null | Json[] | { [name: string]: Json };
+
+const TOKEN_KEY = 'bourse.console.adminToken';
+
+/** The token lives in sessionStorage only: gone when the tab closes, never in localStorage. */
+export function savedToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function saveToken(token: string | null): void {
+  try {
+    if (token === null) sessionStorage.removeItem(TOKEN_KEY);
+    else sessionStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    // Storage refused (private mode): the token stays in memory for this page only.
+  }
+}
+
+export class AdminApi {
+  constructor(readonly token: string) {}
+
+  async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, Json>): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`/admin/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new ApiError(0, undefined, `The server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const failure = parsed as { code?: unknown; msg?: unknown } | undefined;
+      const msg = typeof failure?.msg === 'string' ? failure.msg : `HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 200)}`}`;
+      throw new ApiError(response.status, typeof failure?.code === 'number' ? failure.code : undefined, msg);
+    }
+    return parsed as T;
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.call<T>('GET', path);
+  }
+}
+
+/** Path segments are the operator's text: escaped, never trusted to be digits. */
+export const seg = (text: string): string => encodeURIComponent(text);
+
+// ---- the answers the console reads (src/api/admin/schemas.ts) ----
+
+export interface AccountRef {
+  accountId: string;
+  accountIndex: number;
+  name: string;
+}
+export interface UserRow {
+  userId: string;
+  email: string;
+  type: string;
+  accounts: AccountRef[];
+}
+export interface BalanceRow {
+  accountId: string;
+  accountIndex: number;
+  asset: string;
+  free: string;
+  locked: string;
+  total: string;
+}
+export interface ApiKeyRow {
+  apiKey: string;
+  accountId: string;
+  accountIndex: number;
+  permissions: string[];
+  ipWhitelist: string[];
+  label: string;
+  createdAt: number;
+  revoked: boolean;
+}
+export interface CreatedApiKey {
+  apiKey: string;
+  secretKey: string;
+  permissions: string[];
+}
+export interface AssetRow {
+  asset: string;
+  precision: number;
+  kind: string;
+  fullName: string;
+  chains: string[];
+  withdrawFee: string;
+  minWithdraw: string;
+  allowDeposit: boolean;
+  allowWithdraw: boolean;
+}
+export interface SymbolRow {
+  symbol: string;
+  status: string;
+  baseAsset: string;
+  quoteAsset: string;
+  tickSize: string;
+  stepSize: string;
+  minQty: string;
+  maxQty: string;
+  minPrice: string;
+  maxPrice: string;
+  minNotional: string;
+}
+export interface WithdrawalRow {
+  withdrawalId: string;
+  accountId: string;
+  userId: string;
+  status: string;
+  asset: string;
+  amount: string;
+  fee: string;
+  chainType: string;
+  address: string;
+  txId: string;
+  time: number;
+  updateTime: number;
+}
+export interface BanRow {
+  ip: string;
+  bannedUntil: number;
+  banCount: number;
+}
+export type TradingConfig = Record<string, string | number>;
+export interface VerifyReport {
+  ok: boolean;
+  checkedAt: number;
+  details: Record<string, string>[];
+  replay?: { ok: boolean; stateHash: string; replayHash: string; replicaHash?: string };
+}
+
+/** The permission names a key may hold (src/core/types.ts PERMISSIONS). */
+export const PERMISSIONS = ['MARKET_DATA', 'USER_STREAM', 'USER_DATA', 'TRADE', 'SUB_ACCOUNT_LIST', 'ACCOUNT_TRANSFER', 'BALANCE_FLOW', 'TRANSFER', 'WITHDRAW'] as const;
+
+/** A time in ms as ISO 8601 UTC, as the CLI shows it. */
+export const isoTime = (ms: number): string => new Date(ms).toISOString();

@@ -1,0 +1,255 @@
+import { useState } from 'preact/hooks';
+import { useStore } from '../shared/store.js';
+import { dateTime, words } from './format.js';
+import { accountError, balances, cancelOrder, credentials, messageOf, myTrades, openOrders, orderHistory, selected, signIn, signOut, userConnected, type Order } from './state.js';
+
+/** API key + secret; the secret is used here to sign and is kept in this tab only. */
+export function SignIn() {
+  const [apiKey, setApiKey] = useState('');
+  const [secret, setSecret] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
+  const stored = useStore(accountError);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (apiKey.trim() === '' || secret.trim() === '') {
+      setProblem('Enter both the API key and its secret.');
+      return;
+    }
+    setBusy(true);
+    setProblem('');
+    try {
+      await signIn({ apiKey: apiKey.trim(), secret: secret.trim() });
+      setSecret('');
+    } catch (error) {
+      setProblem(`Sign-in failed: ${messageOf(error)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="panel sign-in" aria-labelledby="sign-in-title">
+      <h2 class="panel-title" id="sign-in-title">
+        Sign in
+      </h2>
+      <form onSubmit={(event) => void submit(event)}>
+        <label class="field">
+          API key
+          <input autoComplete="username" spellcheck={false} value={apiKey} onInput={(event) => setApiKey((event.target as HTMLInputElement).value)} />
+        </label>
+        <label class="field">
+          Secret
+          <input type="password" autoComplete="current-password" value={secret} onInput={(event) => setSecret((event.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" class="btn btn-primary" disabled={busy}>
+          Sign in
+        </button>
+        <p class="muted small">Requests are signed in this browser. The secret is never sent and is forgotten when this tab closes.</p>
+        <p role="alert" class="error">
+          {problem || stored}
+        </p>
+      </form>
+    </section>
+  );
+}
+
+export function Balances() {
+  const funds = useStore(balances);
+  const live = useStore(userConnected);
+  const rows = [...funds.values()].sort((a, b) => a.asset.localeCompare(b.asset));
+  return (
+    <section class="panel balances" aria-labelledby="balances-title">
+      <h2 class="panel-title" id="balances-title">
+        Balances <span class={`dot ${live ? 'on' : ''}`} title={live ? 'Live' : 'Not connected'} aria-label={live ? 'live' : 'not connected'} />
+      </h2>
+      <table class="data balances-table">
+        <thead>
+          <tr>
+            <th scope="col">Asset</th>
+            <th scope="col">Free</th>
+            <th scope="col">Locked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((b) => (
+            <tr key={b.asset} data-asset={b.asset}>
+              <td>{b.asset}</td>
+              <td class="num">{b.free}</td>
+              <td class="num">{b.locked}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function OrderRow({ order, cancellable, onError }: { order: Order; cancellable: boolean; onError: (text: string) => void }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <tr data-order-id={order.orderId}>
+      <td class="num">{dateTime(order.time)}</td>
+      <td>{order.symbol}</td>
+      <td>{words(order.type)}</td>
+      <td class={order.side === 'BUY' ? 'buy' : 'sell'}>{words(order.side)}</td>
+      <td class="num">{order.type === 'MARKET' ? 'Market' : order.price}</td>
+      <td class="num">{order.origQty}</td>
+      <td class="num">{order.executedQty}</td>
+      <td>{words(order.status)}</td>
+      {cancellable ? (
+        <td>
+          <button
+            type="button"
+            class="btn btn-ghost small"
+            disabled={busy}
+            aria-label={`Cancel order ${order.orderId}`}
+            onClick={() => {
+              setBusy(true);
+              cancelOrder(order.orderId)
+                .catch((error: unknown) => onError(`Cancel of order ${order.orderId} refused: ${messageOf(error)}`))
+                .finally(() => setBusy(false));
+            }}
+          >
+            Cancel
+          </button>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+function OrderTable({ orders, cancellable, empty, onError }: { orders: Order[]; cancellable: boolean; empty: string; onError: (text: string) => void }) {
+  if (orders.length === 0) return <p class="muted">{empty}</p>;
+  return (
+    <div class="scroll-x">
+      <table class="data orders-table">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Symbol</th>
+            <th scope="col">Type</th>
+            <th scope="col">Side</th>
+            <th scope="col">Price</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Filled</th>
+            <th scope="col">Status</th>
+            {cancellable ? <th scope="col">Action</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((order) => (
+            <OrderRow key={order.orderId} order={order} cancellable={cancellable} onError={onError} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TradesTable() {
+  const fills = useStore(myTrades);
+  if (fills.length === 0) return <p class="muted">No trades in this symbol yet.</p>;
+  return (
+    <div class="scroll-x">
+      <table class="data my-trades-table">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Symbol</th>
+            <th scope="col">Side</th>
+            <th scope="col">Price</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">Fee</th>
+            <th scope="col">Role</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fills.map((t) => (
+            <tr key={t.id} data-trade-id={t.id}>
+              <td class="num">{dateTime(t.time)}</td>
+              <td>{t.symbol}</td>
+              <td class={t.side === 'BUY' ? 'buy' : 'sell'}>{words(t.side)}</td>
+              <td class="num">{t.price}</td>
+              <td class="num">{t.qty}</td>
+              <td class="num">
+                {t.commission} {t.commissionAsset}
+              </td>
+              <td>{t.isMaker ? 'Maker' : 'Taker'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const TABS = [
+  ['open', 'Open orders'],
+  ['history', 'Order history'],
+  ['trades', 'My trades'],
+] as const;
+type Tab = (typeof TABS)[number][0];
+
+/** Open orders (every symbol), and this symbol's order history and trades. */
+export function AccountTabs() {
+  const [tab, setTab] = useState<Tab>('open');
+  const [problem, setProblem] = useState('');
+  const open = useStore(openOrders);
+  const done = useStore(orderHistory);
+  const symbol = useStore(selected);
+  useStore(myTrades);
+  const onKey = (event: KeyboardEvent) => {
+    const index = TABS.findIndex(([id]) => id === tab);
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    const next = TABS[(index + step + TABS.length) % TABS.length]![0];
+    setTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
+  return (
+    <section class="panel account" aria-label="Your orders and trades">
+      <div role="tablist" class="tabs" aria-label="Your orders and trades" onKeyDown={onKey}>
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
+            class={`tab ${tab === id ? 'active' : ''}`}
+            onClick={() => setTab(id)}
+          >
+            {label}
+            {id === 'open' && open.length > 0 ? ` (${open.length})` : ''}
+            {id !== 'open' ? <span class="muted"> · {symbol}</span> : null}
+          </button>
+        ))}
+      </div>
+      {problem === '' ? null : (
+        <p role="alert" class="error">
+          {problem}{' '}
+          <button type="button" class="btn btn-ghost small" onClick={() => setProblem('')}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'open' ? <OrderTable orders={open} cancellable empty="No open orders." onError={setProblem} /> : null}
+        {tab === 'history' ? <OrderTable orders={done} cancellable={false} empty="No finished orders in this symbol yet." onError={setProblem} /> : null}
+        {tab === 'trades' ? <TradesTable /> : null}
+      </div>
+    </section>
+  );
+}
+
+export function SignOutButton() {
+  const creds = useStore(credentials);
+  if (creds === undefined) return null;
+  return (
+    <button type="button" class="btn" onClick={signOut}>
+      Sign out
+    </button>
+  );
+}
