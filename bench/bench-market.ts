@@ -1,6 +1,6 @@
 import type { Command } from '../src/core/types.js';
 
-/** The one market every core benchmark trades: tick 0.01, step 1, so quote amounts have 2 decimals (§4.3). */
+/** The one market every core benchmark trades: tick 0.01, step 1, so quote amounts have 2 decimals (docs/spot-api.md "MARKET BUY amount"). */
 export const BASE_ASSET = 'BENCH';
 export const QUOTE_ASSET = 'USDT';
 export const SYMBOL = 'BENCHUSDT';

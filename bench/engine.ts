@@ -169,7 +169,7 @@ function buildPlaceCommands(stream: BenchStream, accountIds: readonly number[]):
       const price = textOf(priceText, stream.priceTicks[i], TICK_DECIMALS);
       commands[i] = { type: 'placeOrder', accountId, symbol: SYMBOL, side, orderType: 'LIMIT', timeInForce: 'GTC', quantity, price };
     } else {
-      // A MARKET BUY spends exactly what the same lots cost on the reference book (area A §4.3: quote
+      // A MARKET BUY spends exactly what the same lots cost on the reference book (docs/spot-api.md "MARKET BUY amount": quote
       // amount). One that filled nothing there (self-trade at the first maker) spends "0", which the
       // ledger refuses with -1140: the only refusals this stream should see.
       const quantity = isBuy ? formatUnits(BigInt(stream.marketBuyTickLots[i]), TICK_DECIMALS) : textOf(lotsText, stream.lots[i], 0);

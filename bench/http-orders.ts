@@ -4,7 +4,7 @@
  * (60000.00..60000.03 against 59999.96..59999.99), so an order crosses whatever rests on the other
  * side: about half the orders rest and the next one of the other account fills them, and the book
  * near the mid stays a handful of orders deep. As no account ever meets its own resting order, no
- * order is cancelled by self-trade prevention (area A §4.5), whatever the interleaving: every run
+ * order is cancelled by self-trade prevention (docs/spot-api.md "Matching and self-trade prevention"), whatever the interleaving: every run
  * answers the same mix of NEW and FILLED. The balances drift one way; `ORDER_FLOW_FUNDS` covers it.
  */
 
@@ -34,7 +34,7 @@ export interface Trader {
   secretKey: string;
 }
 
-/** A form body signed as area A §1.6 reads it: no query, so `totalParams` is the body before `&signature`. */
+/** A form body signed as docs/spot-api.md "Signing" reads it: no query, so `totalParams` is the body before `&signature`. */
 export function signedForm(secretKey: string, params: string, timestampMs: number): string {
   const payload = `${params}&timestamp=${timestampMs}`;
   return `${payload}&signature=${createHmac('sha256', secretKey).update(payload).digest('hex')}`;

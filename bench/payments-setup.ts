@@ -1,7 +1,7 @@
 /**
  * What a bench needs to drive merchant on-ramp flows over HTTP (area B, /v2) against a Bourse in a
  * child process: the payments set-up of the server, merchant users and the pool that hands them
- * out within §9.1's per-user limits, the flow itself, and the loops that run flows and tally them
+ * out within the per-user limits of docs/merchant-payments.md "Rate limits", the flow itself, and the loops that run flows and tally them
  * (bench/payments.ts, bench/webhooks.ts).
  *
  * One flow is what test/e2e/payments/on-ramp-paid-by-spei.test.ts does:
@@ -18,14 +18,14 @@ import { accountIdOf, placeOrder, signedForm, type Trader } from './http-orders.
 import { adminRequest, prepareBourse } from './http.js';
 import { elapsedNs, formatCount } from './stats.js';
 
-/** §9.1 allows 60 quotes a user a clock minute; 2 spare for a quote counted here in one minute and charged there in the next. */
+/** docs/merchant-payments.md "Rate limits" allows 60 quotes a user a clock minute; 2 spare for a quote counted here in one minute and charged there in the next. */
 export const QUOTES_PER_USER_MINUTE = 58;
 const MINUTE_MS = 60_000;
 const SETUP_PARALLEL = 8;
 export const FLOW_FIAT_AMOUNT = '1000.00';
 export const REQUESTS_PER_FLOW = 3;
 const QUOTE_PATH = `/v2/user/crypto-quote?country=Mexico&from=MXN&to=USDT&amount=${FLOW_FIAT_AMOUNT}&createQuoteId=true`;
-/** Area B §4.1's USDTMXN book (ask 19.1680, bid 19.1500), 50000 USDT deep, rested by the demo user. */
+/** The USDTMXN book of docs/merchant-payments.md "Quotes and orders" (ask 19.1680, bid 19.1500), 50000 USDT deep, rested by the demo user. */
 const USDTMXN_BOOK = ['side=SELL&price=19.1680', 'side=BUY&price=19.1500'].map((p) => `symbol=USDTMXN&${p}&type=LIMIT&timeInForce=GTC&quantity=50000`);
 /** B15 fields of a BUSINESS merchant that pass every rule: the tests', under the bench's own names. */
 const BUSINESS_FIELDS = { ...TEST_BUSINESS_FIELDS, companyName: 'Bench MX SA de CV', aliasName: 'Bench' };
@@ -39,7 +39,7 @@ const DESK_AFTER_DEMO_ACCOUNT = 3;
 /** 0 = no cap: 1000.00 MXN is 50 USD, and the default day limit (25000.00 USD) would stop a merchant at 500 flows. */
 const NO_MERCHANT_LIMITS = { dayFiatLimit: '0', monthFiatLimit: '0', monthCryptoLimit: '0' };
 
-/** An area B answer: the HTTP status and the §1.3 envelope. */
+/** An area B answer: the HTTP status and the docs/merchant-payments.md "Answers and errors" envelope. */
 export interface Envelope {
   status: number;
   code: number;
@@ -97,7 +97,7 @@ export interface MerchantUser {
 /** Calls /v2 (or /sandbox/v2) as `user`, answering `data` or throwing a StepFailure. */
 export type UserCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
-/** B0 as §1.2 signs it, with the key's secret. */
+/** B0 as docs/merchant-payments.md "Getting a token" signs it, with the key's secret. */
 async function merchantToken(url: string, key: Trader): Promise<string> {
   const response = await fetch(`${url}/v2/token/generate?${signedForm(key.secretKey, 'recvWindow=5000', Date.now())}`, { headers: { 'X-BH-APIKEY': key.apiKey } });
   const body = (await response.json()) as { code: number; data: { token: string } };

@@ -8,7 +8,7 @@
  * Flow loops and autocannon's signed orders (bench/http-orders.ts) run in turns, as bench/http.ts
  * runs its targets, so that background load skews no ratio. The server is set up as bench/http.ts
  * sets it up (BOURSE_DEMO=1, no market maker, area A limits lifted), plus a USDTMXN book so quotes
- * have a price, and merchant users of its own: area B's limits per user (§9.1: 60 quotes and 1200
+ * have a price, and merchant users of its own: area B's limits per user (docs/merchant-payments.md "Rate limits": 60 quotes and 1200
  * calls a clock minute) are fixed, so each flow goes to the next user in turn, and a user is given
  * at most QUOTES_PER_USER_MINUTE flows a minute (more users are set up after the warm-up if its rate
  * calls for them); their merchants' day and month limits are lifted. The server's set-up, the users,

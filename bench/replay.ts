@@ -75,7 +75,7 @@ function streamCommand(stream: BenchStream, i: number, accountIds: readonly numb
     const price = formatUnits(BigInt(stream.priceTicks[i]), TICK_DECIMALS);
     return { type: 'placeOrder', accountId, symbol: SYMBOL, side, orderType: 'LIMIT', timeInForce: 'GTC', quantity: String(stream.lots[i]), price, timestamp: ts, recvWindow: 5000 };
   }
-  // A MARKET BUY spends what the same lots cost on the stream's reference book (area A §4.3).
+  // A MARKET BUY spends what the same lots cost on the stream's reference book (docs/spot-api.md "MARKET BUY amount").
   const quantity = side === 'BUY' ? formatUnits(BigInt(stream.marketBuyTickLots[i]), TICK_DECIMALS) : String(stream.lots[i]);
   return { type: 'placeOrder', accountId, symbol: SYMBOL, side, orderType: 'MARKET', timeInForce: 'GTC', quantity, timestamp: ts };
 }

@@ -1,5 +1,5 @@
 /**
- * Webhooks benchmark (area B §6): deliveries to a local receiver while payment flows run, against
+ * Webhooks benchmark (docs/webhooks.md): deliveries to a local receiver while payment flows run, against
  * the bare Fastify hello-world rate of the same machine measured in the same run.
  *
  *   deliveries    merchant users with ORDER_WEBHOOK and FUNDING_WEBHOOK registered (B36) on one
@@ -23,7 +23,7 @@
  * segments are few and long (ROUNDS) against the 1 s latency target. Only events committed inside
  * a measured segment count for the latencies. The backlog a segment leaves and how fast it drains
  * with no flows running are printed, and so is where commit to receipt went for the last events
- * (O20's attempt records: waiting in the outbox, then signing and sending). §9.1's quote limit per
+ * (O20's attempt records: waiting in the outbox, then signing and sending). The quote limit of docs/merchant-payments.md "Rate limits" per
  * user is met as bench/payments.ts meets it, with users set up between segments as the rate needs.
  *
  * Processes (the machine this targets has 2 cores): the Bourse server runs in a child process, as in
@@ -35,7 +35,7 @@
  * the flow loops also use: the bench's event-loop delay is printed next to the latencies, to show
  * how much of them it can be. Hello world, in its own child, runs only while the rest is idle.
  *
- * The receiver is a plain node:http server: it verifies the §6.3 signature over the raw bytes with
+ * The receiver is a plain node:http server: it verifies the docs/webhooks.md "Verifying the signature" signature over the raw bytes with
  * the deployment's public key (O22; every B36 answer must show the same), answers 200
  * {"callbackStatus":"SUCCESS"} at once (401 if the signature fails), and records the receipt.
  * At the end it checks that every request verified, that no eventId came with two different
@@ -132,7 +132,7 @@ interface Receipt {
   receivedMs: number;
 }
 
-/** The local receiver of §6.3: verifies, answers at once, records. */
+/** The local receiver of docs/webhooks.md "Verifying the signature": verifies, answers at once, records. */
 class WebhookReceiver {
   readonly receipts = new Map<string, Receipt>();
   requests = 0;
@@ -176,7 +176,7 @@ class WebhookReceiver {
     this.requests++;
     const signature = req.headers.signature;
     const ok = typeof signature === 'string' && /^[0-9a-f]+$/.test(signature) && verify('sha256', raw, this.publicKey, Buffer.from(signature, 'hex'));
-    // Answer first, work afterwards (§6.4).
+    // Answer first, work afterwards (docs/webhooks.md "Answering, retries, order").
     if (ok) res.writeHead(200, { 'Content-Type': 'application/json' }).end(SUCCESS_REPLY);
     else res.writeHead(401).end();
     if (!ok) {
@@ -231,7 +231,7 @@ interface FlowFigures {
 }
 
 /**
- * Flows from one set of users, measured in segments. §9.1's 60 quotes a user a clock minute are
+ * Flows from one set of users, measured in segments. The 60 quotes of docs/merchant-payments.md "Rate limits" a user a clock minute are
  * fixed, so before each segment (unmeasured) more users are set up, with `addUsers`, until those
  * there have quotes left this minute for QUOTA_MARGIN times the segment at the best rate seen.
  */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { CoreThread } from './exchange/core-host.js';
 import { DEFAULT_MAX_QUEUED } from './exchange/sequencer.js';
 
-/** Environment of spec/operator.md, validated once at start-up. */
+/** Environment of docs/running.md "Configuration (environment, all optional)", validated once at start-up. */
 export interface Config {
   port: number;
   host: string;
@@ -16,13 +16,13 @@ export interface Config {
   synchronous: 'NORMAL' | 'FULL';
   /** Snapshot after this many commands since the last one. */
   snapshotEveryCommands: number;
-  /** How long a request waits for the core's answer before it gets -1007 (area A §7). */
+  /** How long a request waits for the core's answer before it gets -1007 (docs/spot-api.md "Errors"). */
   engineTimeoutMs: number;
   /** Where the core and the journal's writes run: the HTTP thread (default) or a worker thread. */
   coreThread: CoreThread;
   /** Commands waiting for the core, at most; beyond, a write is refused at once with 503 (`BOURSE_MAX_PENDING_COMMANDS`). */
   maxPendingCommands: number;
-  /** `BOURSE_SANDBOX` (area B §1.7): merchant tokens may drive the simulator; default on. */
+  /** `BOURSE_SANDBOX` (docs/operating.md "Merchant payments settings"): merchant tokens may drive the simulator; default on. */
   sandbox: boolean;
 }
 

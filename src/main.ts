@@ -34,9 +34,9 @@ export interface RunningServer {
   exchange: Exchange;
   /** Submits due time-driven transitions; tests that move the clock call `fireDue()` instead of waiting. */
   deadlines: DeadlineScheduler;
-  /** Sends webhook events (area B §6.4); tests that move the clock call `pump()` instead of waiting. */
+  /** Sends webhook events (docs/webhooks.md "Answering, retries, order"); tests that move the clock call `pump()` instead of waiting. */
   webhooks: WebhookDeliveryWorker;
-  /** §6.3 `publicKey`: base64 DER SPKI of the deployment's webhook key. */
+  /** docs/webhooks.md "Verifying the signature" `publicKey`: base64 DER SPKI of the deployment's webhook key. */
   webhookPublicKey: string;
   /** Stops accepting, finishes what was acknowledged, snapshots and closes (SIGTERM does this). */
   close(): Promise<void>;
@@ -212,7 +212,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
         await userStreams.close();
         await marketStreams.close();
         await app.close();
-        // In-flight attempts are dropped: after a restart they are made again (§6.4).
+        // In-flight attempts are dropped: after a restart they are made again (docs/webhooks.md "Answering, retries, order").
         sender.close();
         await host.close();
         logger.info('Bourse stopped');

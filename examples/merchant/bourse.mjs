@@ -35,7 +35,7 @@ async function send(what, url, init) {
 }
 
 /**
- * B0 (§1.2): the query `timestamp=<ms>` signed with HMAC-SHA256 of the API secret, the key in
+ * B0 (docs/merchant-payments.md "Getting a token"): the query `timestamp=<ms>` signed with HMAC-SHA256 of the API secret, the key in
  * X-BH-APIKEY. The signing string is the raw query without `signature`, so build it once and sign
  * exactly those bytes. B0 is limited to 10 a minute per key: get one token and reuse it (it lives 2 h).
  */

@@ -1,4 +1,4 @@
-// A webhook receiver for Bourse (§6): it checks each request's signature over the exact bytes it
+// A webhook receiver for Bourse (docs/webhooks.md): it checks each request's signature over the exact bytes it
 // received, answers at once, and hands every new event (by eventId) to `onEvent` afterwards.
 import { Buffer } from 'node:buffer';
 import { createPublicKey, verify } from 'node:crypto';
@@ -38,7 +38,7 @@ export async function startReceiver({ host = '127.0.0.1', port = 0, path = '/bou
       } catch {
         return reply(400, { error: 'not JSON' });
       }
-      // Answer first, work afterwards (§6.4): Bourse waits at most 5 s for the reply. A duplicate
+      // Answer first, work afterwards (docs/webhooks.md "Answering, retries, order"): Bourse waits at most 5 s for the reply. A duplicate
       // is acknowledged too, or Bourse would keep retrying it.
       reply(200, { callbackStatus: 'SUCCESS' }, () => {
         if (seen.has(event.eventId)) return log(`duplicate event ${event.eventId} (order ${event.orderId} status ${event.orderStatus}), already handled`);

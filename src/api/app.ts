@@ -23,7 +23,7 @@ import { RequestPacer } from './request-pacer.js';
 import type { ListenKeys } from './ws/listen-keys.js';
 import { attachUpgradeRouter, type UpgradeRoute } from './ws/upgrade-router.js';
 
-/** Area A §1.3: bodies over 64 KiB are 413. */
+/** docs/spot-api.md "Methods and parameters": bodies over 64 KiB are 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface AppDeps {
@@ -38,15 +38,15 @@ export interface AppDeps {
   listenKeys: ListenKeys;
   /** How long an area A request waits for the core before it is answered -1007. */
   engineTimeoutMs: number;
-  /** WebSocket families, in matching order (W2 before W1, area A §1.1). */
+  /** WebSocket families, in matching order (W2 before W1, docs/spot-api.md "Paths and aliases"). */
   upgradeRoutes: readonly UpgradeRoute[];
-  /** `BOURSE_SANDBOX` (area B §1.7): §7 accepts merchant tokens. */
+  /** `BOURSE_SANDBOX` (docs/operating.md "Merchant payments settings"): docs/merchant-payments.md "The simulator and the sandbox API" accepts merchant tokens. */
   sandbox: boolean;
   /** The server's own `http://<HOST>:<PORT>`: known only once it listens, hence a function. */
   publicBaseUrl: () => string;
   /** `BOURSE_DATA`: B35 keeps uploads under `<dataDir>/uploads` (without it B35 stores nothing). */
   dataDir?: string;
-  /** Area B §6.3: the webhook public key B36–B38 show. */
+  /** docs/webhooks.md "Verifying the signature": the webhook public key B36–B38 show. */
   webhookPublicKey?: string;
 }
 
@@ -90,7 +90,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
       );
     },
   });
-  // Every body stays the raw text it arrived as: signatures are over those bytes (area A §1.6).
+  // Every body stays the raw text it arrived as: signatures are over those bytes (docs/spot-api.md "Signing").
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
@@ -98,7 +98,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   app.addHook('onRequest', async (request, reply) => {
     if (!deps.accepting() && !request.url.startsWith('/health') && !request.url.startsWith('/metrics')) {
       const stopping = new BourseError('SERVICE_UNAVAILABLE');
-      // Area B answers -1016 in its envelope (area B §8).
+      // Area B answers -1016 in its envelope (docs/merchant-payments.md "Error codes").
       if (isMerchantPath(request.url)) return sendEnvelopeError(reply, toPaymentError(stopping), {}, request.log);
       return sendJson(reply, 503, {}, stopping.toBody());
     }

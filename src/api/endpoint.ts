@@ -6,16 +6,16 @@ import type { JsonSchema } from './response-schema.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Security types of area A §2; NONE endpoints ignore keys and signatures. */
+/** Security types of docs/spot-api.md "Security types and permissions"; NONE endpoints ignore keys and signatures. */
 export type SecurityType = 'NONE' | Permission;
 
-/** Which path family an endpoint's path belongs to (area A §1.1). */
+/** Which path family an endpoint's path belongs to (docs/spot-api.md "Paths and aliases"). */
 export type PathGroup = 'general' | 'market' | 'private' | 'wallet';
 
 /** A parameter as the OpenAPI document describes it; parsing itself is the handler's, via params.ts. */
 export interface ParamDoc {
   name: string;
-  /** `FILE`: a `multipart/form-data` file part (area B's B35; §2.0 type `file`). */
+  /** `FILE`: a `multipart/form-data` file part (area B's B35; docs/merchant-payments.md "Endpoints served"). */
   type: 'STRING' | 'INT' | 'LONG' | 'DECIMAL' | 'ENUM' | 'FILE';
   required?: boolean;
   description?: string;
@@ -43,19 +43,19 @@ export interface Endpoint {
   id: string;
   summary: string;
   method: HttpMethod;
-  /** Further methods served the same way (area A §1.2: the GET read routes also answer POST). */
+  /** Further methods served the same way (docs/spot-api.md "Methods and parameters": the GET read routes also answer POST). */
   extraMethods?: readonly HttpMethod[];
   group: PathGroup;
   /** Path below the group's prefixes, e.g. "order" or "quote/v1/depth" style segments: "depth". */
   path: string;
-  /** Further absolute paths served by this endpoint (area A §1.1 aliases). */
+  /** Further absolute paths served by this endpoint (docs/spot-api.md "Paths and aliases" aliases). */
   extraPaths?: readonly string[];
   security: SecurityType;
   /** Request weight, or a function of the parameters (A5, A8). */
   weight: number | ((params: Params) => number);
   /** A11: counts toward the ORDERS limits. */
   countsOrder?: boolean;
-  /** A11, A12: the recvWindow check of §1.7 applies. */
+  /** A11, A12: the recvWindow check of docs/spot-api.md "Timestamp and recvWindow" applies. */
   checksRecvWindow?: boolean;
   /** Main-account keys only (-1005 otherwise). */
   mainKeyOnly?: boolean;

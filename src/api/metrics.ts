@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ExchangeCore } from '../exchange/exchange-core.js';
 import type { CommitInfo } from '../exchange/sequencer.js';
 
-/** Prometheus metrics of operator.md `/metrics`. */
+/** Prometheus metrics of `/metrics` (docs/running.md "Observability"). */
 export class Metrics {
   readonly registry = new Registry();
   private readonly commands: Counter;

@@ -1,11 +1,11 @@
 /**
- * Request parameters of area A §1.3: the raw query and body become one `Params`, then typed
+ * Request parameters of docs/spot-api.md "Methods and parameters": the raw query and body become one `Params`, then typed
  * readers turn a value into what a handler needs or throw the registry error the spec names.
  */
 import { parseDecimal } from '../core/decimal.js';
 import { BourseError, type ErrorName } from '../core/errors.js';
 
-/** Values by name after the §1.3 rules: empty values are absent, the query wins over the body. */
+/** Values by name after the docs/spot-api.md "Methods and parameters" rules: empty values are absent, the query wins over the body. */
 export class Params {
   constructor(private readonly values: ReadonlyMap<string, string>) {}
 
@@ -22,7 +22,7 @@ export type BodyKind = 'empty' | 'form' | 'json';
 
 /**
  * How the body is encoded. An empty body carries no parameters whatever its Content-Type says
- * ("empty bodies are normal", §1.3, and a bodiless DELETE may still name a type), so only a
+ * ("empty bodies are normal", docs/spot-api.md "Methods and parameters", and a bodiless DELETE may still name a type), so only a
  * non-empty body can be 415.
  */
 export function bodyKind(rawBody: string | undefined, contentType: string | undefined): BodyKind {
@@ -39,7 +39,7 @@ export function parseRawParams(rawQuery: string, rawBody: string | undefined, co
   const merged = new Map<string, string>();
   if (kind === 'form') addAll(merged, parseForm(rawBody ?? ''));
   if (kind === 'json') addAll(merged, readFlatJsonObject(rawBody ?? ''));
-  // The query is applied last so that its value wins (seed).
+  // The query is applied last so that its value wins, as on the original BHEX API.
   addAll(merged, parseForm(rawQuery));
   return new Params(merged);
 }
@@ -53,7 +53,7 @@ const PERCENT_ESCAPE_BROKEN = /%(?![0-9A-Fa-f]{2})/;
 const NOT_UTF8 = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The parameters as far as they can be read, for the key and timestamp steps of area A §1.8 that
+ * The parameters as far as they can be read, for the key and timestamp steps of docs/spot-api.md "Order of checks" that
  * come before the parameter step: undecodable segments and bodies are skipped, the first of a
  * repeated name wins. The strict `parseRawParams` then answers what was wrong.
  */
@@ -126,7 +126,7 @@ function illegalEncoding(paramName: string): BourseError {
 }
 
 const JSON_WHITESPACE = /[ \t\n\r]*/y;
-/** Unescaped characters are U+0020 and above except `"` and `\` (RFC 8259 §7). */
+/** Unescaped characters are U+0020 and above except `"` and `\` (RFC 8259 section 7). */
 const JSON_STRING = /"(?:[ !#-[\]-\uFFFF]|\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4}))*"/y;
 const JSON_NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const JSON_LITERAL = /true|false|null/y;
@@ -200,7 +200,7 @@ function illegalJson(name: string): BourseError {
   return new BourseError('ILLEGAL_CHARS', [name, 'one flat JSON object of strings, numbers and booleans']);
 }
 
-/** Wire names whose values are upper-cased before any check (§1.3 "Case"); `interval` is not. */
+/** Wire names whose values are upper-cased before any check (docs/spot-api.md "Methods and parameters"); `interval` is not. */
 export const UPPER_CASED_PARAMS: ReadonlySet<string> = new Set([
   'side',
   'type',
@@ -217,7 +217,7 @@ function asciiUpperCase(text: string): string {
   return text.replace(/[a-z]+/g, (run) => run.toUpperCase());
 }
 
-/** Formats of §1.3, for `readString` and the callers that check them. */
+/** Formats of docs/spot-api.md "Methods and parameters", for `readString` and the callers that check them. */
 export const FORMATS = {
   symbol: /^[A-Z0-9]{1,20}$/,
   token: /^[A-Z0-9]{1,20}$/,
@@ -244,7 +244,7 @@ function present(params: Params, name: string, required: boolean | undefined): s
 }
 
 export interface IntegerOptions extends Presence {
-  /** For the optional ids, times and limits of §1.3 that clients send as `0` to mean "not set". */
+  /** For the optional ids, times and limits of docs/spot-api.md "Methods and parameters" that clients send as `0` to mean "not set". */
   readonly zeroIsAbsent?: boolean;
   readonly min?: number;
   readonly max?: number;
@@ -292,7 +292,7 @@ export interface DecimalParam {
 
 const DECIMAL_RANGE = '^[0-9]{1,20}(\\.[0-9]{1,18})?$';
 
-/** A DECIMAL parameter (§1.3): no sign, exponent or separators, at most 18 decimals. */
+/** A DECIMAL parameter (docs/spot-api.md "Methods and parameters"): no sign, exponent or separators, at most 18 decimals. */
 export function readDecimal<const O extends Presence>(params: Params, name: string, options?: O): ReadResult<DecimalParam, O> {
   const text = present(params, name, options?.required);
   if (text === undefined) return undefined as ReadResult<DecimalParam, O>;
@@ -302,11 +302,11 @@ export function readDecimal<const O extends Presence>(params: Params, name: stri
 }
 
 export interface EnumOptions extends Presence {
-  /** The code named for this parameter (§1.3 "Errors"); default -1130. */
+  /** The code named for this parameter (docs/spot-api.md "Methods and parameters"); default -1130. */
   readonly errorName?: ErrorName;
 }
 
-/** One of `values`, after upper-casing for the names of §1.3 "Case". */
+/** One of `values`, after upper-casing for the names of docs/spot-api.md "Methods and parameters". */
 export function readEnum<T extends string, const O extends EnumOptions>(
   params: Params,
   name: string,
@@ -335,7 +335,7 @@ export function readString<const O extends StringOptions>(params: Params, name: 
 
 /**
  * The upper-cased symbol text, unchecked: a symbol that is not listed is -1121 whether it is
- * well-formed or not (§1.3), so the caller's catalogue lookup is the only check.
+ * well-formed or not (docs/spot-api.md "Methods and parameters"), so the caller's catalogue lookup is the only check.
  */
 export function readSymbol<const O extends Presence>(params: Params, name: string, options?: O): ReadResult<string, O> {
   return present(params, name, options?.required) as ReadResult<string, O>;
@@ -346,7 +346,7 @@ export function readClientOrderId<const O extends Presence>(params: Params, name
   return readString(params, name, { pattern: FORMATS.clientOrderId, required: options?.required }) as ReadResult<string, O>;
 }
 
-/** Optional `startTime` and `endTime` (0 = absent); start after end is -1128 (area A §3.0). */
+/** Optional `startTime` and `endTime` (0 = absent); start after end is -1128 (docs/spot-api.md "Endpoints"). */
 export function readTimeRange(params: Params): { startTime?: number; endTime?: number } {
   const startTime = readLong(params, 'startTime', { zeroIsAbsent: true });
   const endTime = readLong(params, 'endTime', { zeroIsAbsent: true });
@@ -360,7 +360,7 @@ export interface LimitOptions {
   readonly name?: string;
 }
 
-/** A `limit`: absent or 0 gives the default, over the maximum is clamped (§3.0). */
+/** A `limit`: absent or 0 gives the default, over the maximum is clamped (docs/spot-api.md "Endpoints"). */
 export function readLimit(params: Params, options: LimitOptions): number {
   const value = readInt(params, options.name ?? 'limit', { zeroIsAbsent: true });
   if (value === undefined) return options.default;

@@ -27,7 +27,7 @@ import type { ListenKeys } from './ws/listen-keys.js';
 import { walletEndpoints } from './spot/wallet.js';
 
 /**
- * The declarative table of area A endpoints (spec/area-a.md §3.0). Routing, parameter parsing,
+ * The declarative table of area A endpoints (docs/spot-api.md "Endpoints"). Routing, parameter parsing,
  * signature checks, weights and the OpenAPI document are all derived from these entries.
  */
 export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys): Endpoint[] {
@@ -35,7 +35,7 @@ export function areaAEndpoints(limits: RateLimitConfig, listenKeys: ListenKeys):
 }
 
 /**
- * The declarative table of area B endpoints (spec/area-b.md §2.0, §7): `/v2`, `/openapi/v2` and
+ * The declarative table of area B endpoints (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "The simulator and the sandbox API"): `/v2`, `/openapi/v2` and
  * `/sandbox/v2`. Routing, auth, rate-limit buckets and the OpenAPI document come from these
  * entries; a new endpoint list is appended here.
  */
@@ -44,7 +44,7 @@ export function areaBEndpoints(): MerchantEndpoint[] {
 }
 
 /**
- * The declarative table of the operator API (spec/operator.md, area A §10, area B §1.7): `/admin/v1`,
+ * The declarative table of the operator API (docs/operating.md): `/admin/v1`,
  * bearer token, `{code, msg}` errors. Routing, auth, body parsing and its OpenAPI document
  * (`/openapi-admin.json`) come from these entries.
  */

@@ -325,7 +325,7 @@ function splitList(text: string): string[] {
     .filter((item) => item !== '');
 }
 
-/** Asset, symbol and permission names are upper case on the wire (area-a.md §1.3). */
+/** Asset, symbol and permission names are upper case on the wire (docs/spot-api.md "Methods and parameters"). */
 function upper(name: string): string {
   return name.toUpperCase();
 }

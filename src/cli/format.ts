@@ -20,7 +20,7 @@ export function formatReadable(answer: unknown): string {
   return `${cell(value)}\n`;
 }
 
-/** Names of members holding a time in ms (operator.md "Values": times as ms numbers). */
+/** Names of members holding a time in ms (docs/operating.md "Values": times as ms numbers). */
 const TIME_KEY = /^(time|until)$|(Time|At)$/;
 /** From 2001-09-09 to 5138: smaller numbers under such a name are counts or zero, left as they are. */
 const MIN_MS = 1e12;

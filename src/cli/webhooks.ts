@@ -57,7 +57,7 @@ function lastAttempt(row: EventRow): string {
 }
 
 /**
- * `bourse webhooks …`: the webhook debugger (area B §6) for people integrating: a local receiver
+ * `bourse webhooks …`: the webhook debugger (docs/webhooks.md) for people integrating: a local receiver
  * that verifies signatures, the delivery history (live with `--follow`), and resend.
  */
 export function addWebhookCommands(program: Command, ctx: CommandContext, asJson: () => boolean): void {

@@ -10,7 +10,7 @@
 export const ATTO_SCALE = 18;
 export const ATTO_ONE = 10n ** 18n;
 
-/** Wire DECIMAL form of area A §1.3: no sign, exponent or separators. */
+/** Wire DECIMAL form of docs/spot-api.md "Methods and parameters": no sign, exponent or separators. */
 const DECIMAL_PATTERN = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
 /** Signed form accepted where a field may be negative (never for request amounts). */
 const SIGNED_DECIMAL_PATTERN = /^-?[0-9]{1,20}(\.[0-9]{1,18})?$/;
@@ -71,7 +71,7 @@ export function unitsToAtto(units: bigint, scale: number): bigint {
   return units * pow10(ATTO_SCALE - scale);
 }
 
-/** Canonical decimal text (area A §1.4) of `units` scaled by 10^scale: no trailing zeros, "0" for zero. */
+/** Canonical decimal text (docs/spot-api.md "Value formats") of `units` scaled by 10^scale: no trailing zeros, "0" for zero. */
 export function formatUnits(units: bigint, scale: number): string {
   if (scale < 0 || scale >= POWERS_OF_TEN.length) throw new RangeError(`formatUnits scale out of range: ${scale}`);
   const negative = units < 0n;

@@ -1,7 +1,7 @@
 import { Refusal } from './refusal.js';
 
 /**
- * Area A error registry (spec/area-a.md §7): every `{code, msg}` Bourse sends on REST is built
+ * Area A error registry (docs/spot-api.md "Errors"): every `{code, msg}` Bourse sends on REST is built
  * here. Handlers and the core name an error by its code; messages and HTTP statuses live only here.
  */
 
@@ -78,7 +78,7 @@ export const ERRORS = {
   ORDER_NOT_FOUND: { code: -2013, msg: 'Order does not exist.', http: 400 },
   API_KEY_FORMAT: { code: -2014, msg: 'API-key format invalid.', http: 400 },
   INVALID_API_KEY: { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.', http: 400 },
-  // Operator API (operator.md): missing token is 401 -1002, a wrong one 401 -2015.
+  // Operator API (docs/operating.md): missing token is 401 -1002, a wrong one 401 -2015.
   ADMIN_UNAUTHORIZED: { code: -1002, msg: 'You are not authorized to execute this request.', http: 401 },
   ADMIN_INVALID_TOKEN: { code: -2015, msg: 'Invalid admin token.', http: 401 },
 } as const satisfies Record<string, { code: number } & ErrorSpec>;

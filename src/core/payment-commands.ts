@@ -2,7 +2,7 @@
  * Commands of the payments module (area B). As all commands, plain JSON: amounts are decimal
  * strings, random values (tokens, link tokens) are drawn outside the core and carried inside.
  * `userId` is the caller's scope: another user's objects are treated as nonexistent. Commands a
- * §7 admin call issues carry `userId: 0` (any object).
+ * docs/merchant-payments.md "The simulator and the sandbox API" admin call issues carry `userId: 0` (any object).
  */
 
 export interface PaymentsSetUpCommand {
@@ -47,7 +47,7 @@ export interface MerchantKycCommand {
   rejectReason?: string;
   /**
    * Set on an automatic decision (a follow-up or a deadline): its key in the module's decisions.
-   * Found stale (the object moved on), it is dropped rather than refused (area B §5.7).
+   * Found stale (the object moved on), it is dropped rather than refused (docs/merchant-payments.md "Exactly-once settlement").
    */
   due?: string;
 }
@@ -69,7 +69,7 @@ export interface ReviewMerchantAccountCommand {
   failReason?: string;
   /**
    * Set on an automatic decision (a follow-up or a deadline): its key in the module's decisions.
-   * Found stale (the object moved on), it is dropped rather than refused (area B §5.7).
+   * Found stale (the object moved on), it is dropped rather than refused (docs/merchant-payments.md "Exactly-once settlement").
    */
   due?: string;
 }
@@ -136,7 +136,7 @@ export interface SettleFundingCommand {
   failReason?: string;
   /**
    * Set on an automatic decision (a follow-up or a deadline): its key in the module's decisions.
-   * Found stale (the object moved on), it is dropped rather than refused (area B §5.7).
+   * Found stale (the object moved on), it is dropped rather than refused (docs/merchant-payments.md "Exactly-once settlement").
    */
   due?: string;
 }
@@ -172,7 +172,7 @@ export interface SetUserLimitCommand {
 
 export type OrderKindName = 'fiat_to_crypto' | 'crypto_to_fiat' | 'fiat_to_fiat';
 
-/** What B29–B31 (or §7 place-on-behalf) ask for; amounts as sent, checked by the core (§5.6). */
+/** What B29–B31 (or docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf) ask for; amounts as sent, checked by the core (docs/merchant-payments.md "Order creation checks"). */
 export type OrderRequest =
   | { kind: 'fiat_to_crypto'; merchantId?: number; country: string; crypto: string; fiat: string; fiatAmount: string; paymentId: number }
   | { kind: 'crypto_to_fiat'; merchantId?: number; country: string; crypto: string; fiat: string; cryptoAmount: string; userPaymentId: number }
@@ -216,7 +216,7 @@ export interface SetPriceOverrideCommand {
 export interface CreatePaymentOrderCommand {
   type: 'createPaymentOrder';
   userId: number;
-  /** §7 place-on-behalf: the order starts approved (30), waiting for the merchant's confirm. */
+  /** docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf: the order starts approved (30), waiting for the merchant's confirm. */
   onBehalf: boolean;
   clientId: string;
   remark: string;

@@ -1,5 +1,5 @@
 /**
- * Area B error registry (spec/area-b.md §8): every envelope error of `/v2`, `/openapi/v2` and
+ * Area B error registry (docs/merchant-payments.md "Error codes"): every envelope error of `/v2`, `/openapi/v2` and
  * `/sandbox` is built here. `msg` is the stable name, `detail` a human sentence.
  */
 import { Refusal } from './refusal.js';
@@ -75,7 +75,7 @@ export const PAYMENT_ERRORS = {
 
 export type PaymentErrorName = keyof typeof PAYMENT_ERRORS;
 
-/** An area B refusal: `{code, msg, detail, data}` (§1.3); `data` only on -1174. */
+/** An area B refusal: `{code, msg, detail, data}` (docs/merchant-payments.md "Answers and errors"); `data` only on -1174. */
 export class PaymentError extends Refusal {
   readonly code: number;
   readonly http: number;
@@ -110,7 +110,7 @@ export function refuse(name: PaymentErrorName, detail: string, data: unknown = n
   throw new PaymentError(name, detail, data);
 }
 
-/** -4010 for a parameter, `detail` naming it (§1.1). */
+/** -4010 for a parameter, `detail` naming it (docs/merchant-payments.md "Requests"). */
 export function invalidParam(param: string, why = 'is invalid'): never {
   refuse('PARAM_IS_INVALID', `${param} ${why}`);
 }

@@ -16,7 +16,7 @@ export type SymbolStatus = 'TRADING' | 'HALT' | 'BREAK';
 export type UserType = 'user' | 'merchant' | 'system';
 export type AssetKind = 'crypto' | 'fiat';
 
-/** Security types of area A §2, which are also the permission names of a key. */
+/** Security types of docs/spot-api.md "Security types and permissions", which are also the permission names of a key. */
 export const PERMISSIONS = [
   'MARKET_DATA',
   'USER_STREAM',
@@ -30,7 +30,7 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** Balance flow types of area A §5.2 (name → id). */
+/** Balance flow types of docs/spot-api.md "Balance flow" (name → id). */
 export const FLOW_TYPES = {
   TRADE: 1,
   FEE: 2,
@@ -56,7 +56,7 @@ export const FLOW_TYPES = {
 } as const;
 export type FlowTypeName = keyof typeof FLOW_TYPES;
 
-/** `flowName` of each flow type (area A §5.2). */
+/** `flowName` of each flow type (docs/spot-api.md "Balance flow"). */
 export const FLOW_NAMES: Readonly<Record<FlowTypeName, string>> = {
   TRADE: 'Trade',
   FEE: 'Fee',
@@ -195,12 +195,12 @@ export interface PlaceOrderCommand {
   side: Side;
   orderType: OrderType;
   timeInForce: TimeInForce;
-  /** Base quantity; for MARKET BUY the quote amount (area A §4.3). */
+  /** Base quantity; for MARKET BUY the quote amount (docs/spot-api.md "MARKET BUY amount"). */
   quantity: string;
   /** Limit price; absent for MARKET. */
   price?: string;
   clientOrderId?: string;
-  /** Client's request time and window, checked against the sequencer's time (area A §1.7). */
+  /** Client's request time and window, checked against the sequencer's time (docs/spot-api.md "Timestamp and recvWindow"). */
   timestamp?: number;
   recvWindow?: number;
   /** A12: validate against current state, change nothing. */
@@ -219,14 +219,14 @@ export interface CancelOrdersCommand {
   side?: Side;
 }
 
-/** Trading settings the core enforces (area A §10 `trading/config`); absent fields stay as they are. */
+/** Trading settings the core enforces (docs/operating.md "Trading settings and listings" `trading/config`); absent fields stay as they are. */
 export interface SetTradingConfigCommand {
   type: 'setTradingConfig';
   maxOpenOrdersPerSymbol?: number;
   maxOpenOrdersPerAccount?: number;
   defaultMakerFeeRate?: string;
   defaultTakerFeeRate?: string;
-  /** Rate limits and bans (area A §6) and the listenKey validity (§3.5): held by the core, enforced by the API's limiter. */
+  /** Rate limits and bans (docs/spot-api.md "Rate limits") and the listenKey validity (docs/spot-api.md "User data streams"): held by the core, enforced by the API's limiter. */
   requestWeightPerMinute?: number;
   ordersPerSecond?: number;
   ordersPerDay?: number;
@@ -335,7 +335,7 @@ export interface WithdrawalRow {
   addressExt: string;
   amount: string;
   fee: string;
-  /** 1 auditing, 2 rejected, 6 sent (area A §3.4). */
+  /** 1 auditing, 2 rejected, 6 sent (docs/spot-api.md "Deposits and withdrawals"). */
   status: number;
   txId: string;
   time: number;
@@ -399,7 +399,7 @@ export interface DerivedRows {
   /** Rows of the modules' own tables, in the order derived. */
   moduleRows: ModuleRow[];
   /**
-   * Commands a command made due at once (an automatic decision, §3 of area B): the sequencer
+   * Commands a command made due at once (an automatic decision, docs/merchant-payments.md "Lifecycles"): the sequencer
    * applies each right after it, in the same batch, as a journaled command of its own. Not stored.
    */
   followUps: Command[];

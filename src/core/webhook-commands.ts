@@ -1,4 +1,4 @@
-/** Commands of the webhooks module (spec/area-b.md §2.8, §6). */
+/** Commands of the webhooks module (docs/webhooks.md). */
 
 export type WebhookEventType = 'ORDER_WEBHOOK' | 'GLOBAL_PAYMENT_WEBHOOK' | 'FUNDING_WEBHOOK';
 
@@ -45,7 +45,7 @@ export interface ResendWebhookEventCommand {
   ended?: EndedEvent;
 }
 
-/** One delivery attempt's outcome, as the delivery worker saw it (§6.4). */
+/** One delivery attempt's outcome, as the delivery worker saw it (docs/webhooks.md "Answering, retries, order"). */
 export interface WebhookAttemptCommand {
   type: 'webhookAttempt';
   eventId: string;
@@ -57,11 +57,11 @@ export interface WebhookAttemptCommand {
   /** 0 when no complete reply came. */
   httpStatus: number;
   durationMs: number;
-  /** "" on success, else why it failed (§2.8 B40). */
+  /** "" on success, else why it failed (docs/webhooks.md "Registering" B40). */
   error: string;
 }
 
-/** Drops the history of events that ended more than `retentionDays` ago (§6.4). */
+/** Drops the history of events that ended more than `retentionDays` ago (docs/webhooks.md "Answering, retries, order"). */
 export interface PurgeWebhookEventsCommand {
   type: 'purgeWebhookEvents';
 }

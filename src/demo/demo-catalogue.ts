@@ -1,7 +1,7 @@
 import type { AddAssetCommand, AddSymbolCommand } from '../core/types.js';
 import type { MarketMakerSymbol } from './symbol-grid.js';
 
-/** The demo catalogue of area A §10: every asset precision 8. */
+/** The demo catalogue of docs/operating.md "Demo data": every asset precision 8. */
 export const DEMO_ASSETS: readonly AddAssetCommand[] = [
   crypto('BTC', 'Bitcoin', ['BTC'], '0.0005', '0.001'),
   crypto('ETH', 'Ethereum', ['ETH'], '0.005', '0.01'),
@@ -21,7 +21,7 @@ export const DEMO_SYMBOLS: readonly AddSymbolCommand[] = [
   symbol('USDTEUR', 'USDT', 'EUR', '0.0001', '0.01', '1', '100', '10000000'),
 ];
 
-/** What the demo user holds on first start (operator.md: at least 10 BTC, 100 ETH, 1000000 USDT). */
+/** What the demo user holds on first start (docs/operating.md "Demo data": at least 10 BTC, 100 ETH, 1000000 USDT). */
 export const DEMO_BALANCES: readonly [string, string][] = [
   ['BTC', '10'],
   ['ETH', '100'],

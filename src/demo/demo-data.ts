@@ -32,7 +32,7 @@ export interface DemoCredentials {
 
 /**
  * Demo catalogue, a funded demo user, a demo merchant and the demo market maker, each with a key
- * (operator.md). Every command is submitted in one event-loop turn, so they form one batch and one
+ * (docs/operating.md "Demo data"). Every command is submitted in one event-loop turn, so they form one batch and one
  * journal transaction: a crash while seeding leaves all of it or none, never half a demo.
  */
 export async function seedDemo(exchange: Exchange, secretBox: SecretBox, sandbox: boolean): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from '../core/types.js';
 import type { ExchangeCore } from '../exchange/exchange-core.js';
 
-/** What the desk holds on first start (area B §1.7): it takes the other side of every conversion. */
+/** What the desk holds on first start (docs/operating.md "Demo data"): it takes the other side of every conversion. */
 export const DEMO_DESK_BALANCES: readonly [string, string][] = [
   ['USDT', '1000000'],
   ['BTC', '20'],
@@ -15,7 +15,7 @@ export const DEMO_MERCHANT_NAME = 'Demo Merchant';
 const DEMO_BENEFICIARY_CLABE = '012180001234567891';
 
 /**
- * Area B's demo (§1.7), as commands appended to the demo seeding batch: the desk and its funds,
+ * Area B's demo (docs/operating.md "Demo data"), as commands appended to the demo seeding batch: the desk and its funds,
  * "Demo Merchant" (BUSINESS, verified) of the demo merchant user with an active MXN account, a
  * pending fund of 100000.00 MXN that arrived as a bank DEPOSIT, 10000 USDT, and a valid SPEI
  * beneficiary. Every credit is a ledger deposit, so `verify` holds. `ids` are the counters the

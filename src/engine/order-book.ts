@@ -29,7 +29,7 @@ export type StopReason =
   | 'complete' // nothing left to fill (MARKET BUY: the rest cannot buy one lot at the next level)
   | 'price' // the next level is beyond the limit price
   | 'empty' // the opposite side ran out
-  | 'self'; // the next resting order belongs to the taker's account (expire taker, area A §4.5)
+  | 'self'; // the next resting order belongs to the taker's account (expire taker, docs/spot-api.md "Matching and self-trade prevention")
 
 /**
  * A price-time priority book of one symbol. Pure and synchronous: it knows orders only by ids,

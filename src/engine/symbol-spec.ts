@@ -20,7 +20,7 @@ export interface SymbolSpec {
   baseAtomsPerLot: bigint;
   /** Quote atoms of one tick × one lot: a trade of q lots at p ticks moves p × q × this. */
   quoteAtomsPerTickLot: bigint;
-  /** Decimals of tickSize: the MARKET BUY amount step (area A §4.3). */
+  /** Decimals of tickSize: the MARKET BUY amount step (docs/spot-api.md "MARKET BUY amount"). */
   tickDecimals: number;
 }
 
@@ -40,7 +40,7 @@ export interface SymbolListing {
 }
 
 /**
- * Builds a symbol's spec, or names the rule of the listing (area A §10) it breaks. Ticks and lots
+ * Builds a symbol's spec, or names the rule of the listing (docs/operating.md "Trading settings and listings") it breaks. Ticks and lots
  * must stay safe integers, so the price and quantity ranges are bounded here once.
  */
 export function buildSymbolSpec(listing: SymbolListing): SymbolSpec | string {

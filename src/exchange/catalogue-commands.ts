@@ -69,7 +69,7 @@ function userOf(core: ExchangeCore, userId: number): User {
 }
 
 function createApiKey(core: ExchangeCore, cmd: CreateApiKeyCommand, ctx: PostingContext): unknown {
-  // The desk is a system user the operator may trade for (area B §0: rebalancing through area A).
+  // The desk is a system user the operator may trade for (docs/merchant-payments.md: rebalancing through area A).
   const deskUserId = core.ledger.accounts.get(core.payments.state.deskAccountId)?.userId;
   const user = cmd.userId === deskUserId ? core.ledger.users.get(cmd.userId) ?? userOf(core, cmd.userId) : userOf(core, cmd.userId);
   const accountId = user.accountIds[cmd.accountIndex];

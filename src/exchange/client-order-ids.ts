@@ -1,5 +1,5 @@
 /**
- * Every client order id an account ever used (area A §4.7), kept compact: most orders carry the id
+ * Every client order id an account ever used (docs/spot-api.md "Client order ids"), kept compact: most orders carry the id
  * generated from their order number, and such an order costs 4 bytes, its owner in a table indexed
  * by order id. Only ids a client chose, and the rare generated `<orderId>-<k>`, are kept as strings.
  */
@@ -33,7 +33,7 @@ export class ClientOrderIds {
 
   /**
    * Records a new order's client id: `clientOrderId` when the client chose one (unused: the caller
-   * checked), else the generated one of §4.7, the order number or `<orderId>-<k>` with the
+   * checked), else the generated one of docs/spot-api.md "Client order ids", the order number or `<orderId>-<k>` with the
    * smallest free k ≥ 1. Returns the id.
    */
   assign(accountId: number, orderId: number, clientOrderId?: string): string {

@@ -6,7 +6,7 @@ export interface CommitSubscriber {
 }
 
 /**
- * The list of commit subscribers (DESIGN.md §1 rule 11), called in the order they were added: a
+ * The list of commit subscribers (the fan-out of committed batches), called in the order they were added: a
  * read model added before a stream has taken the batch when the stream sends it. None can change
  * state except by submitting a command.
  */

@@ -2,7 +2,7 @@ import type { Command, CommandType } from '../core/types.js';
 import type { PostingContext } from '../ledger/ledger.js';
 
 /**
- * A time-driven transition (DESIGN.md §1 rule 10): the deadline is stored on its object; when
+ * A time-driven transition (a command; the core reads no clock): the deadline is stored on its object; when
  * `at` has passed, a scheduler outside the core submits `command`, which is guarded by the state
  * it expects, so a late or repeated submission changes nothing.
  */

@@ -36,7 +36,7 @@ export interface DeadlineSchedulerOptions {
 }
 
 /**
- * Submits time-driven transitions (DESIGN.md §1 rule 10) outside the core: after every commit, and
+ * Submits time-driven transitions (commands, since the core reads no clock) outside the core: after every commit, and
  * at start, it arms one timer for the earliest deadline in state; when it fires, every due command
  * goes through the sequencer. A deadline that passed while the server was down is due at start,
  * and fires once: its command changes the object, which then carries no such deadline, and a

@@ -14,7 +14,7 @@ import { WebhooksModule } from './webhooks/webhooks-module.js';
 export type RowRecording = 'all' | 'fanout' | 'none';
 
 /**
- * The state machine of DESIGN.md §1: every state change is a command applied here, in sequence
+ * The one-writer state machine: every state change is a command applied here, in sequence
  * order, with the time the sequencer stamped. No I/O, no clock, no randomness: the same commands
  * give the same state (see `stateHash`). The ledger is shared; each domain is a module that owns
  * its state and commands, and the core routes a command to the module declaring its type.

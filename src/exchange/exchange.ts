@@ -28,7 +28,7 @@ export class Exchange {
     return this.host.submit(command) as Promise<T>;
   }
 
-  /** The operator's check (operator.md `verify`), run by the writer on the state it holds. */
+  /** The operator's check (docs/operating.md "Checking the ledger"), run by the writer on the state it holds. */
   verify(options: { replay?: boolean } = {}): Promise<VerifyReport> {
     return this.host.verify(options);
   }

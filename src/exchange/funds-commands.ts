@@ -6,7 +6,7 @@ import type { PostingContext } from '../ledger/ledger.js';
 import { positiveAtoms } from './amounts.js';
 import type { ExchangeCore } from './exchange-core.js';
 
-/** A withdrawal request (A23) and its settlement (area A §5.3). */
+/** A withdrawal request (A23) and its settlement (docs/spot-api.md "Deposits and withdrawals"). */
 export interface Withdrawal {
   row: WithdrawalRow;
   amountAtoms: bigint;
@@ -157,7 +157,7 @@ function transfer(core: ExchangeCore, cmd: TransferCommand, ctx: PostingContext)
     }
   }
   if (from.accountId === to.accountId) reject('TRANSFER_FAILED', ['the source and the target are the same account']);
-  // A merchant's pending fund changes only through area B operations (area A §A30, area B §0).
+  // A merchant's pending fund changes only through area B operations (A30 refuses fiat, docs/merchant-payments.md "Lifecycles").
   if (asset.kind === 'fiat' && (from.merchantLedger === true || to.merchantLedger === true)) {
     reject('TRANSFER_FAILED', ['fiat moves into or out of a merchant ledger account only through area B']);
   }

@@ -40,7 +40,7 @@ interface SizedOrder {
   lockAtoms: bigint;
 }
 
-/** A11/A12: checks of area A §4.2 steps 5–12 in order, then matching (§4.5) and settlement (§4.8). */
+/** A11/A12: checks of docs/spot-api.md "Order validation" steps 5–12 in order, then matching (docs/spot-api.md "Matching and self-trade prevention") and settlement (docs/spot-api.md "Locks, fees and rounding"). */
 export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: PostingContext): PlaceOrderResult | undefined {
   if (cmd.timestamp !== undefined) {
     const windowMs = cmd.recvWindow ?? DEFAULT_RECV_WINDOW_MS;
@@ -66,7 +66,7 @@ export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: Post
   return execute(core, state, account, cmd, sized, ctx);
 }
 
-/** Filters of §4.4 in the order of §4.2 steps 6–8. */
+/** Filters of docs/spot-api.md "Symbol filters" in the order of docs/spot-api.md "Order validation" steps 6–8. */
 function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
   const spec = state.spec;
   const isBuy = cmd.side === 'BUY';
@@ -106,7 +106,7 @@ function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
   return { priceTicks: 0, lots, quoteAmountAtoms: 0n, lockAsset: spec.baseAsset, lockAtoms: BigInt(lots) * spec.baseAtomsPerLot };
 }
 
-/** `<orderId>`, or `<orderId>-<k>` with the smallest free k when a client took that string (§4.7). */
+/** `<orderId>`, or `<orderId>-<k>` with the smallest free k when a client took that string (docs/spot-api.md "Client order ids"). */
 function execute(
   core: ExchangeCore,
   state: SymbolState,
@@ -209,7 +209,7 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
   ledger.post(ctx, buyer, spec.quoteAsset, -quoteAtoms, 'TRADE', true);
   buyerOrder.lockedAtoms -= quoteAtoms;
   if (takerIsBuyer && taker.type !== 'MARKET' && fill.priceTicks < taker.priceTicks) {
-    // A buy filled below its limit frees the difference at once (§4.8).
+    // A buy filled below its limit frees the difference at once (docs/spot-api.md "Locks, fees and rounding").
     const improvement = BigInt(fill.lots) * BigInt(taker.priceTicks - fill.priceTicks) * spec.quoteAtomsPerTickLot;
     ledger.unlock(ctx, buyer, spec.quoteAsset, improvement);
     buyerOrder.lockedAtoms -= improvement;

@@ -12,7 +12,7 @@ export interface Recovered {
 }
 
 /**
- * Start-up = latest snapshot + replay of the journal after it (DESIGN.md §1 rule 4). A snapshot
+ * Start-up = latest snapshot + replay of the journal after it (docs/running.md "Durability and recovery"). A snapshot
  * whose text or rebuilt state does not hash to the recorded value, or a journaled command the
  * state refuses, stops the start: the state would not be the one clients were told about.
  */

@@ -64,7 +64,7 @@ export class SpotModule implements CoreModule<SpotImage> {
   readonly liveOrders = new Map<number, LiveOrder>();
   /** Open order ids per account, in creation order. */
   readonly openOrdersByAccount = new Map<number, Set<number>>();
-  /** Every client order id an account ever used (area A §4.7), → order id. */
+  /** Every client order id an account ever used (docs/spot-api.md "Client order ids"), → order id. */
   clientOrderIds = new ClientOrderIds();
   limits: CoreLimits = { ...DEFAULT_CORE_LIMITS };
   /** Rate limits of the trading config, which the API's limiter follows after each commit. */

@@ -4,7 +4,7 @@ import type { SetTradingConfigCommand } from '../core/types.js';
 import { FEE_RATE_ONE, FEE_RATE_SCALE } from '../ledger/account.js';
 import type { ExchangeCore } from './exchange-core.js';
 
-/** Limits the core enforces on orders (area A §10 trading config); changed only by commands. */
+/** Limits the core enforces on orders (docs/operating.md "Trading settings and listings" trading config); changed only by commands. */
 export interface CoreLimits {
   maxOpenOrdersPerSymbol: number;
   maxOpenOrdersPerAccount: number;
@@ -16,7 +16,7 @@ export const DEFAULT_CORE_LIMITS: CoreLimits = {
 };
 
 /**
- * Rate limits and bans of area A §6 (also applied by area B) and the listenKey validity (§3.5).
+ * Rate limits and bans of docs/spot-api.md "Rate limits" (also applied by area B) and the listenKey validity (docs/spot-api.md "User data streams").
  * The API's rate limiter enforces them; the core only holds them, so that an operator's change is
  * journaled and survives a restart like any other.
  */
@@ -63,7 +63,7 @@ export function restoreRateLimitSettings(image: Partial<RateLimitSettings> | und
   return settings;
 }
 
-/** A fee rate of area A §4.8: 0 to 0.1 with at most 8 decimals, as fixed-point 10^-8 units; -1130 otherwise. */
+/** A fee rate of docs/spot-api.md "Locks, fees and rounding": 0 to 0.1 with at most 8 decimals, as fixed-point 10^-8 units; -1130 otherwise. */
 export function parseFeeRate(text: string, param: string): bigint {
   const atto = parseDecimal(text);
   const rate = atto === null ? null : attoToUnits(atto, FEE_RATE_SCALE);
@@ -81,7 +81,7 @@ function positiveCount(value: number | undefined, param: string): number | undef
   return value;
 }
 
-/** Changes the trading config (area A §10); every value is checked before any is set. */
+/** Changes the trading config (docs/operating.md "Trading settings and listings"); every value is checked before any is set. */
 export function setTradingConfig(core: ExchangeCore, cmd: SetTradingConfigCommand): unknown {
   const perSymbol = positiveCount(cmd.maxOpenOrdersPerSymbol, 'maxOpenOrdersPerSymbol');
   const perAccount = positiveCount(cmd.maxOpenOrdersPerAccount, 'maxOpenOrdersPerAccount');

@@ -26,7 +26,7 @@ export interface VerifyReport {
 }
 
 /**
- * The operator's check (operator.md `verify`): per asset, all balances sum to deposits minus
+ * The operator's check (docs/operating.md "Checking the ledger"): per asset, all balances sum to deposits minus
  * withdrawals; every account's balance equals the sum of its flow rows. With `replay`, also a
  * fresh replay of the whole journal must reach the current state hash.
  */
@@ -83,7 +83,7 @@ export function verifyLedger(core: ExchangeCore, history: Store, now: number, op
     const [accountId, asset] = key.split(':');
     details.push({ accountId, asset, balance: '0', flows: flows.toString(), mismatch: 'flows without a balance' });
   }
-  // The modules' own invariants: e.g. locked balances equal what open objects reserve (area B §5.7).
+  // The modules' own invariants: e.g. locked balances equal what open objects reserve (docs/merchant-payments.md "Exactly-once settlement").
   for (const check of core.moduleChecks()) {
     if (check.ok) continue;
     ok = false;

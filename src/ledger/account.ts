@@ -6,7 +6,7 @@ export interface Balance {
   locked: bigint;
 }
 
-/** Fee rates are fixed-point with 8 decimals (area A §4.8: at most 8 decimals, 0 to 0.1). */
+/** Fee rates are fixed-point with 8 decimals (docs/spot-api.md "Locks, fees and rounding": at most 8 decimals, 0 to 0.1). */
 export const FEE_RATE_SCALE = 8;
 export const FEE_RATE_ONE = 100_000_000n;
 

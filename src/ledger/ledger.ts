@@ -45,7 +45,7 @@ export class Ledger {
   nextUserId = 1;
   nextAccountId = 1;
   nextFlowId = 1;
-  /** The system account receiving every fee (area A §0). */
+  /** The system account receiving every fee (docs/spot-api.md "Accounts and balances"). */
   readonly feeAccountId: number;
   defaultMakerFeeRate = 100_000n;
   defaultTakerFeeRate = 100_000n;

@@ -1,4 +1,4 @@
-/** Kline intervals of area A §3.2 A7 (case-sensitive) and the bar each time falls in. */
+/** Kline intervals of docs/spot-api.md "Market data" A7 (case-sensitive) and the bar each time falls in. */
 export const KLINE_INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M'] as const;
 export type KlineInterval = (typeof KLINE_INTERVALS)[number];
 

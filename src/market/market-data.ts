@@ -3,7 +3,7 @@ import type { TradeRow } from '../core/types.js';
 import { KLINE_INTERVALS, barOpenTime, type KlineInterval } from './kline-intervals.js';
 import { KlineSeries, type Bar } from './kline-series.js';
 
-/** The newest trades kept per symbol for A6 (area A §3.2). */
+/** The newest trades kept per symbol for A6 (docs/spot-api.md "Market data"). */
 export const RECENT_TRADES_KEPT = 1000;
 const MINUTE_MS = 60_000;
 /** The 24 h window: 1440 one-minute buckets ending with the current one. */
@@ -45,7 +45,7 @@ function atto(text: string): bigint {
 }
 
 /**
- * Market read models (DESIGN.md §1 fan-out): recent trades, klines of every interval and the
+ * Market read models (commit subscribers of the fan-out): recent trades, klines of every interval and the
  * 24 h window, fed by the trades of committed batches, in engine order.
  */
 export class MarketData {

@@ -1,5 +1,5 @@
 /**
- * The payments configuration document (spec/area-b.md §1.6, §1.7): one journaled document, read
+ * The payments configuration document (docs/operating.md "Merchant payments settings"): one journaled document, read
  * by `GET /admin/v1/payments/config` and merged by `PATCH`. New values apply to objects created
  * afterwards. Money values are decimal strings; nothing here is a float.
  */
@@ -8,7 +8,7 @@ export interface FiatSpec {
   fiat: string;
   country: string;
   accuracy: number;
-  /** Order min and max in this fiat (§1.6). */
+  /** Order min and max in this fiat (docs/operating.md "Merchant payments settings"). */
   orderMin: string;
   orderMax: string;
 }
@@ -81,7 +81,7 @@ export interface PaymentsConfig {
   /** Base of `kycLink` and `verifyLink`; `""` = the server's own `http://<HOST>:<PORT>`. */
   publicBaseUrl: string;
   limits: LimitDefaults;
-  /** USD value of one unit of each currency, fixed so limits never move with the market (§3.6). */
+  /** USD value of one unit of each currency, fixed so limits never move with the market (docs/merchant-payments.md "Amount limits"). */
   limitRates: Record<string, string>;
   fiats: FiatSpec[];
   cryptos: CryptoSpec[];
@@ -92,7 +92,7 @@ export interface PaymentsConfig {
   spreadBps: number;
 }
 
-/** Rail id of the pending fund, the one id with a special meaning (§1.5). */
+/** Rail id of the pending fund, the one id with a special meaning (docs/merchant-payments.md "Values and rounding"). */
 export const PENDING_FUND_RAIL = 70;
 
 const FIAT_PAIR_ACCURACY = 6;
@@ -101,7 +101,7 @@ function allFiatPairs(fiats: readonly string[]): FiatPairSpec[] {
   return fiats.flatMap((onRampFiat) => fiats.filter((f) => f !== onRampFiat).map((offRampFiat) => ({ onRampFiat, offRampFiat, accuracy: FIAT_PAIR_ACCURACY })));
 }
 
-/** Built-in defaults (§1.6, §1.7). */
+/** Built-in defaults (docs/operating.md "Merchant payments settings"). */
 export function defaultPaymentsConfig(): PaymentsConfig {
   return {
     tokenTtlMs: 7_200_000,
@@ -126,7 +126,7 @@ export function defaultPaymentsConfig(): PaymentsConfig {
     fiats: [
       { fiat: 'MXN', country: 'Mexico', accuracy: 2, orderMin: '100.00', orderMax: '1000000.00' },
       { fiat: 'USD', country: 'United States', accuracy: 2, orderMin: '10.00', orderMax: '100000.00' },
-      // Listed under United States so that existing integrations of this API keep working (§1.6).
+      // Listed under United States so that existing integrations of this API keep working (docs/operating.md "Merchant payments settings").
       { fiat: 'EUR', country: 'United States', accuracy: 2, orderMin: '10.00', orderMax: '100000.00' },
     ],
     cryptos: [

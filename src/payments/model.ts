@@ -1,4 +1,4 @@
-/** Area B objects as the payments module holds them (spec/area-b.md §2, §3). */
+/** Area B objects as the payments module holds them (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Lifecycles"). */
 
 export type MerchantType = 'INDIVIDUAL' | 'BUSINESS';
 
@@ -79,7 +79,7 @@ export const FUNDING_PENDING = 1;
 export const FUNDING_COMPLETED = 2;
 export const FUNDING_CANCELED = 3;
 
-/** Who paid, as a bank arrival tells it (FUNDING_WEBHOOK payer fields, §6.2). */
+/** Who paid, as a bank arrival tells it (FUNDING_WEBHOOK payer fields, docs/webhooks.md "What is sent"). */
 export interface Payer {
   payerName: string;
   payerAccount: string;
@@ -114,7 +114,7 @@ export interface FundingRecord {
 export type KycMode = 'approve' | 'reject' | 'manual';
 export type OrderReviewMode = 'approve' | 'rfi' | 'documents' | 'reject' | 'manual';
 
-/** The simulator's modes of one user (§7.1). */
+/** The simulator's modes of one user (docs/merchant-payments.md "The simulator and the sandbox API"). */
 export interface SandboxModes {
   kyc: KycMode;
   accountReview: KycMode;

@@ -1,5 +1,5 @@
 /**
- * Area B amounts (spec/area-b.md §1.1, §1.5): plain decimals bound to a currency's accuracy, held as
+ * Area B amounts (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Values and rounding"): plain decimals bound to a currency's accuracy, held as
  * bigint units (value × 10^accuracy) and shown with exactly `accuracy` decimals.
  */
 import { attoToUnits, parseDecimal, pow10 } from '../core/decimal.js';

@@ -1,18 +1,18 @@
 /**
- * Order amounts (spec/area-b.md §5.1), USD values for limits (§3.6) and percentage fees (§1.6,
+ * Order amounts (docs/merchant-payments.md "Quotes and orders"), USD values for limits (docs/merchant-payments.md "Amount limits") and percentage fees (docs/operating.md "Merchant payments settings",
  * B19). Everything is units: bigint value × 10^accuracy. Each amount is computed exactly and
- * rounded once (§1.5), in the platform's favour: what the client receives rounds down, what the
+ * rounded once (docs/merchant-payments.md "Values and rounding"), in the platform's favour: what the client receives rounds down, what the
  * client is charged or counted rounds up.
  */
 import { ATTO_ONE, parseDecimal, pow10 } from '../core/decimal.js';
 import { ceilDiv, floorDiv } from './ratio.js';
 
-/** Decimals of a USD value compared with limits (§1.5, §3.6). */
+/** Decimals of a USD value compared with limits (docs/merchant-payments.md "Values and rounding", docs/merchant-payments.md "Amount limits"). */
 export const USD_VALUE_ACCURACY = 2;
 
 /**
- * `positive` is false when the amount the client receives is ≤ 0: the caller answers -5050 (§5.1).
- * The amounts are still returned (c2f's gross G feeds the §1.6 minimum check either way).
+ * `positive` is false when the amount the client receives is ≤ 0: the caller answers -5050 (docs/merchant-payments.md "Quotes and orders").
+ * The amounts are still returned (c2f's gross G feeds the docs/operating.md "Merchant payments settings" minimum check either way).
  */
 export interface OnRampAmounts {
   /** Crypto units at the crypto's accuracy, = (A − F) ÷ price, rounded down. */
@@ -21,7 +21,7 @@ export interface OnRampAmounts {
 }
 
 export interface OffRampAmounts {
-  /** Gross fiat units, G = Q × price, rounded down; compared with the order min–max (§1.6). */
+  /** Gross fiat units, G = Q × price, rounded down; compared with the order min–max (docs/operating.md "Merchant payments settings"). */
   readonly gross: bigint;
   /** Fiat units paid out, G − F. */
   readonly fiatAmount: bigint;
@@ -41,7 +41,7 @@ function checkPrice(priceUnits: bigint): void {
   if (priceUnits <= 0n) throw new RangeError('order amounts need a positive price');
 }
 
-/** f2c (§5.1): cryptoAmount = (fiatAmount − fiatFee) ÷ price, down to `cryptoAccuracy`. */
+/** f2c (docs/merchant-payments.md "Quotes and orders"): cryptoAmount = (fiatAmount − fiatFee) ÷ price, down to `cryptoAccuracy`. */
 export function onRampAmounts(
   fiatAmount: bigint,
   fiatFee: bigint,
@@ -56,7 +56,7 @@ export function onRampAmounts(
   return { cryptoAmount, positive: cryptoAmount > 0n };
 }
 
-/** c2f (§5.1): G = cryptoAmount × price, down to `fiatAccuracy`; fiatAmount = G − fiatFee. */
+/** c2f (docs/merchant-payments.md "Quotes and orders"): G = cryptoAmount × price, down to `fiatAccuracy`; fiatAmount = G − fiatFee. */
 export function offRampAmounts(
   cryptoAmount: bigint,
   cryptoAccuracy: number,
@@ -72,7 +72,7 @@ export function offRampAmounts(
 }
 
 /**
- * f2f (§5.1): offRampFiatAmount = (onRampAmount − onRampFee) × rate, down to `offAccuracy`;
+ * f2f (docs/merchant-payments.md "Quotes and orders"): offRampFiatAmount = (onRampAmount − onRampFee) × rate, down to `offAccuracy`;
  * offArriveRampFiatAmount = that − offRampFee.
  */
 export function fiatToFiatAmounts(
@@ -98,7 +98,7 @@ function parseRate(text: string, what: string): bigint {
 }
 
 /**
- * USD value for limits (§3.6): amount × `rateText` (a `limitRates` entry, USD per unit), rounded UP
+ * USD value for limits (docs/merchant-payments.md "Amount limits"): amount × `rateText` (a `limitRates` entry, USD per unit), rounded UP
  * to 2 decimals so usage is never under-counted; units of 0.01 USD.
  */
 export function usdValue(amountUnits: bigint, accuracy: number, rateText: string): bigint {
@@ -114,6 +114,6 @@ export function percentageFee(amountUnits: bigint, fractionText: string, accurac
   const fractionAtto = parseRate(fractionText, 'fee fraction');
   if (fractionAtto > ATTO_ONE) throw new RangeError(`fee fraction above 1: ${fractionText}`);
   // (amount ÷ 10^acc) × fraction, up to acc decimals. The 10^acc factors cancel, since the fee is
-  // in the amount's own fiat; written out so the formula reads as §1.5 states it.
+  // in the amount's own fiat; written out so the formula reads as docs/merchant-payments.md "Values and rounding" states it.
   return ceilDiv(amountUnits * fractionAtto * pow10(accuracy), pow10(accuracy) * ATTO_ONE);
 }

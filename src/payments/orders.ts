@@ -1,9 +1,9 @@
-/** Payment orders of area B (spec/area-b.md §5): kinds, statuses, failure codes. */
+/** Payment orders of area B (docs/merchant-payments.md "Quotes and orders"): kinds, statuses, failure codes. */
 
 export type OrderKind = 'fiat_to_crypto' | 'crypto_to_fiat' | 'fiat_to_fiat';
 export const ORDER_KINDS: readonly OrderKind[] = ['fiat_to_crypto', 'crypto_to_fiat', 'fiat_to_fiat'];
 
-/** §5.1 statuses. */
+/** docs/merchant-payments.md "Quotes and orders" statuses. */
 export const ORDER = {
   REVIEW: 10,
   RFI: 11,
@@ -22,7 +22,7 @@ export const ORDER = {
 
 export const TERMINAL_STATUSES: ReadonlySet<number> = new Set([ORDER.RELEASED, ORDER.CANCELED, ORDER.PAY_IN_CANCELED, ORDER.PAYOUT_CANCELED]);
 
-/** §5.8. */
+/** docs/merchant-payments.md "Failure codes". */
 export const FAIL = {
   BANK_ORDER_CREATE_FAILED: -7000,
   RECEIVING_ACCOUNT_NUMBER_INCORRECT: -7001,
@@ -91,7 +91,7 @@ export interface PaymentOrder {
   /** f2f only. */
   onRamp: OrderLeg | undefined;
   offRamp: (OrderLeg & { arrive: Money }) | undefined;
-  /** What its time-driven transition is and when (§5.2, §5.3): stored on the order, re-armed at start. */
+  /** What its time-driven transition is and when (docs/merchant-payments.md "Order statuses"): stored on the order, re-armed at start. */
   deadline: { at: number; action: 'expire' | 'release' } | undefined;
   usage: UsageEntry[];
 }

@@ -1,5 +1,5 @@
 /**
- * Quote prices from Bourse's own books (spec/area-b.md §4.1), rounded once (§1.5). Pure: the
+ * Quote prices from Bourse's own books (docs/merchant-payments.md "Quotes and orders"), rounded once (docs/merchant-payments.md "Values and rounding"). Pure: the
  * caller reads the book sides and the configuration; nothing here touches I/O or a clock.
  *
  * Units: book prices and quantities are atto (value × 10^18); a walk's result is an exact atto
@@ -27,7 +27,7 @@ function first(side: Iterable<BookLevel>): BookLevel | undefined {
   return undefined;
 }
 
-/** Decimals of a fiat → crypto quote shown as its inverse (§1.5, B22). */
+/** Decimals of a fiat → crypto quote shown as its inverse (docs/merchant-payments.md "Values and rounding", B22). */
 export const INVERSE_QUOTE_ACCURACY = 8;
 
 const BPS_ONE = 10_000n;
@@ -97,13 +97,13 @@ export function walkBidsSelling(bids: Iterable<BookLevel>, baseAtto: bigint): Ra
 /**
  * A size ≤ 0 (or none) prices at the top of the book: that is the walk's limit as the size
  * shrinks, and it lets an order whose net amount (amount − fee) is ≤ 0 get a price and then fail
- * the amount check (-5050, §5.6 step 9) rather than be told there is no price (-5027, step 8).
+ * the amount check (-5050, docs/merchant-payments.md "Order creation checks" step 9) rather than be told there is no price (-5027, step 8).
  */
 function hasSize(sizeAtto: bigint | undefined): sizeAtto is bigint {
   return sizeAtto !== undefined && sizeAtto > 0n;
 }
 
-/** Raw buy price, fiat per crypto (§4.1): `fiatAtto` ÷ crypto obtained on `asks`; no size → best ask. */
+/** Raw buy price, fiat per crypto (docs/merchant-payments.md "Quotes and orders"): `fiatAtto` ÷ crypto obtained on `asks`; no size → best ask. */
 export function rawBuyPrice(asks: Iterable<BookLevel>, fiatAtto?: bigint): Ratio | undefined {
   const best = first(asks);
   if (best === undefined) return undefined;
@@ -114,7 +114,7 @@ export function rawBuyPrice(asks: Iterable<BookLevel>, fiatAtto?: bigint): Ratio
   return divRatio(ratio(fiatAtto), cryptoAtto);
 }
 
-/** Raw sell price, fiat per crypto (§4.1): fiat obtained on `bids` ÷ `cryptoAtto`; no size → best bid. */
+/** Raw sell price, fiat per crypto (docs/merchant-payments.md "Quotes and orders"): fiat obtained on `bids` ÷ `cryptoAtto`; no size → best bid. */
 export function rawSellPrice(bids: Iterable<BookLevel>, cryptoAtto?: bigint): Ratio | undefined {
   const best = first(bids);
   if (best === undefined) return undefined;
@@ -125,7 +125,7 @@ export function rawSellPrice(bids: Iterable<BookLevel>, cryptoAtto?: bigint): Ra
 }
 
 /**
- * Raw fiat A → B rate, B per A (§4.1): spend `fiatAAtto` on the asks of USDT/A → u USDT (exact),
+ * Raw fiat A → B rate, B per A (docs/merchant-payments.md "Quotes and orders"): spend `fiatAAtto` on the asks of USDT/A → u USDT (exact),
  * sell u on the bids of USDT/B → Y; raw = Y ÷ X. No size → best bid USDT/B ÷ best ask USDT/A.
  */
 export function rawFiatRate(asksA: Iterable<BookLevel>, bidsB: Iterable<BookLevel>, fiatAAtto?: bigint): Ratio | undefined {
@@ -162,7 +162,7 @@ export function clientFiatRate(raw: Ratio, spreadBps: number, accuracy: number):
 
 /**
  * The inverse quote shown for fiat → crypto (B22): 1 ÷ price rounded DOWN to `inverseAccuracy`
- * decimals, in units. Display only: the order keeps the buy price itself (§4.2).
+ * decimals, in units. Display only: the order keeps the buy price itself (docs/merchant-payments.md "Quotes and orders").
  */
 export function inverseQuote(priceUnits: bigint, priceAccuracy: number, inverseAccuracy: number = INVERSE_QUOTE_ACCURACY): bigint {
   if (priceUnits <= 0n) throw new RangeError('inverseQuote needs a positive price');

@@ -1,7 +1,7 @@
 /**
- * Exact rationals for area B pricing (spec/area-b.md §1.5, §4.1). A raw price is a quotient of book
+ * Exact rationals for area B pricing (docs/merchant-payments.md "Values and rounding", docs/merchant-payments.md "Quotes and orders"). A raw price is a quotient of book
  * amounts (X ÷ crypto obtained), which rarely terminates in decimal; holding it as num/den keeps it
- * exact until the one rounding §1.5 allows. Bigints only: money is never a float.
+ * exact until the one rounding docs/merchant-payments.md "Values and rounding" allows. Bigints only: money is never a float.
  */
 import { ATTO_ONE, pow10 } from '../core/decimal.js';
 

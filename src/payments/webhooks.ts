@@ -1,4 +1,4 @@
-/** Webhooks of area B (spec/area-b.md §6): registrations, outbox events, the retry schedule, bodies. */
+/** Webhooks of area B (docs/webhooks.md): registrations, outbox events, the retry schedule, bodies. */
 
 import { createHash } from 'node:crypto';
 import type { WebhookEventType } from '../core/webhook-commands.js';
@@ -46,7 +46,7 @@ export interface OutboxEvent {
   createTime: number;
   /** Creation order in the deployment. */
   eventNo: number;
-  /** Waits its turn behind earlier events of its object; false for an ended event resent (§6.4: outside the order). */
+  /** Waits its turn behind earlier events of its object; false for an ended event resent (docs/webhooks.md "Answering, retries, order": outside the order). */
   queued: boolean;
   /** B41 made it due at once, ahead of its object's order. */
   resent: boolean;
@@ -72,14 +72,14 @@ export function nextAttemptAt(settings: WebhookSettings, eventId: string, attemp
   return now + gap + Math.floor((gap * settings.jitterPct * draw) / 100);
 }
 
-/** Which event type an order's changes are (§6.1). */
+/** Which event type an order's changes are (docs/webhooks.md "Registering"). */
 export function orderEventType(order: PaymentOrder): WebhookEventType {
   return order.kind === 'fiat_to_fiat' ? 'GLOBAL_PAYMENT_WEBHOOK' : 'ORDER_WEBHOOK';
 }
 
 const fixed = (m: Money): string => formatFixed(m.units, m.accuracy);
 
-/** §6.2 order body after `webhookId`, `eventId`, `eventType`: ids of merchants and `failCode` numbers, the rest text. */
+/** docs/webhooks.md "What is sent" order body after `webhookId`, `eventId`, `eventType`: ids of merchants and `failCode` numbers, the rest text. */
 export function orderPayload(order: PaymentOrder): Record<string, string | number> {
   const head = { orderId: String(order.orderId), clientId: order.clientId, userId: String(order.userId) };
   const tail = {
@@ -120,7 +120,7 @@ export function orderPayload(order: PaymentOrder): Record<string, string | numbe
   };
 }
 
-/** §6.2 funding body after `webhookId`, `eventId`, `eventType`: every value text; payer fields from the arrival, if any. */
+/** docs/webhooks.md "What is sent" funding body after `webhookId`, `eventId`, `eventType`: every value text; payer fields from the arrival, if any. */
 export function fundingPayload(r: FundingRecord): Record<string, string> {
   const payer = r.payer;
   return {

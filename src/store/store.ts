@@ -41,7 +41,7 @@ export interface OrderQuery {
   limit: number;
 }
 
-/** A20: the seed fixes both the selection and the order of the result (see `listTrades`). */
+/** A20: the BHEX API fixes both the selection and the order of the result (see `listTrades`). */
 export interface TradeQuery {
   accountId: number;
   symbol?: string;

@@ -10,7 +10,7 @@ import { DueQueue } from './due-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './sender.js';
 import { signBody } from './signature.js';
 
-/** How often ended events past their retention are purged (§6.4: 30 days by default). */
+/** How often ended events past their retention are purged (docs/webhooks.md "Answering, retries, order": 30 days by default). */
 const PURGE_EVERY_MS = 3_600_000;
 /** When an attempt's outcome could not be recorded (overload, writes suspended), the attempt is made again this much later. */
 const UNRECORDED_RETRY_MS = 5_000;
@@ -22,14 +22,14 @@ export interface DeliveryWorkerOptions {
   submit: (command: Command) => Promise<unknown>;
   send: (request: DeliveryRequest) => Promise<DeliveryOutcome>;
   privateKey: KeyObject;
-  /** `BOURSE_SANDBOX=0` blocks private targets at send time (§6.1). */
+  /** `BOURSE_SANDBOX=0` blocks private targets at send time (docs/webhooks.md "Registering"). */
   sandbox: boolean;
   clock: () => number;
   onError?: (error: unknown) => void;
 }
 
 /**
- * The delivery worker of §6.4, a commit subscriber outside the core: it sends what the webhooks
+ * The delivery worker of docs/webhooks.md "Answering, retries, order", a commit subscriber outside the core: it sends what the webhooks
  * module holds as sendable and due, reports each attempt as a `webhookAttempt` command, and only
  * once that outcome has committed may the event be tried again. Nothing here is durable: after a
  * restart the core's recovered outbox is the whole truth, and an attempt that was in flight is

@@ -4,7 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from './target-guard.js';
 
-/** §6.4: at most this much of a reply is read; receivers should answer first and work afterwards. */
+/** docs/webhooks.md "Answering, retries, order": at most this much of a reply is read; receivers should answer first and work afterwards. */
 export const MAX_REPLY_BYTES = 64 * 1024;
 
 export interface DeliveryRequest {
@@ -36,7 +36,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** §6.4 reply classification of a complete reply. */
+/** docs/webhooks.md "Answering, retries, order" reply classification of a complete reply. */
 export function classifyReply(status: number, body: Buffer): string {
   if (status < 200 || status > 299) return `HTTP ${status}`;
   let parsed: unknown;

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * §6.1 with `BOURSE_SANDBOX=0`: targets that resolve to loopback, private, link-local or
+ * docs/webhooks.md "Registering" with `BOURSE_SANDBOX=0`: targets that resolve to loopback, private, link-local or
  * unique-local addresses (or the unspecified one) are not sent to, so that a merchant's URL
  * cannot reach into the operator's own network.
  */

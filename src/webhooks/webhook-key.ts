@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The deployment's webhook signing key (area B §1.7, §6.3): one RSA-2048 pair for every webhook. */
+/** The deployment's webhook signing key (docs/operating.md "Merchant payments settings", docs/webhooks.md "Verifying the signature"): one RSA-2048 pair for every webhook. */
 export interface WebhookKey {
   privateKey: KeyObject;
   /** What B36–B38 show as `publicKey`: base64 DER SubjectPublicKeyInfo, no PEM armour. */

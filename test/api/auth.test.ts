@@ -20,7 +20,7 @@ const ERR = {
 const ACCOUNT = '/openapi/v1/account';
 const ORDER = '/openapi/v1/order';
 
-describe('authentication of keyed endpoints (area A §1.5–§1.8)', () => {
+describe('authentication of keyed endpoints (docs/spot-api.md "API keys", docs/spot-api.md "Signing", docs/spot-api.md "Timestamp and recvWindow", docs/spot-api.md "Order of checks")', () => {
   let t: TestServer;
   let admin: AdminClient;
   let demo: Key;

@@ -1,11 +1,11 @@
 /**
- * The bad-input table (area A §1.3, §1.5–§1.8, §3, §4.2, §7): every malformed request to the
+ * The bad-input table (docs/spot-api.md "Methods and parameters", docs/spot-api.md "API keys", docs/spot-api.md "Signing", docs/spot-api.md "Timestamp and recvWindow", docs/spot-api.md "Order of checks", docs/spot-api.md "Endpoints", docs/spot-api.md "Order validation", docs/spot-api.md "Errors"): every malformed request to the
  * market-data and trading endpoints (A5–A20) gets its 4xx and the spec's `{code, msg}`, never a
  * 500, and the exchange is exactly as it was before the first of them.
  *
  * Requests go over a raw socket (test/support/raw-http.ts) so that a row can carry bytes that are
  * not UTF-8, repeat a header or a parameter, and send a body exactly as written. Signed rows are
- * signed correctly (HMAC of the raw query and body bytes, §1.6), so that what fails is the input.
+ * signed correctly (HMAC of the raw query and body bytes, docs/spot-api.md "Signing"), so that what fails is the input.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 interface Expected {
   status: number;
   code: number;
-  /** Exact text where §7 fixes it; a pattern where it has `%s` parts. */
+  /** Exact text where docs/spot-api.md "Errors" fixes it; a pattern where it has `%s` parts. */
   msg: string | RegExp;
 }
 
@@ -111,7 +111,7 @@ const E = {
   orderCanceled: { status: 400, code: -1142, msg: 'Order has been canceled' },
 } satisfies Record<string, Expected | ((...names: string[]) => Expected)>;
 
-/** BTCUSDT: tick 0.01, step 0.000001, minNotional 1, maxPrice 10000000, maxQty 1000 (§10). */
+/** BTCUSDT: tick 0.01, step 0.000001, minNotional 1, maxPrice 10000000, maxQty 1000 (docs/operating.md "Demo data"). */
 const LIMIT_BUY: Readonly<Record<string, string>> = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '100', quantity: '0.01' };
 const MARKET_BUY: Readonly<Record<string, string>> = { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '10' };
 
@@ -216,7 +216,7 @@ const MARKET_DATA_ROWS: Row[] = [
   { name: 'depth is asked with PUT', method: 'PUT', path: DEPTH, query: 'symbol=BTCUSDT', expect: E.unknownPath },
 ];
 
-/** A11 rows count toward the 20 orders per second of the key (§6): most order rows use A12, same checks. */
+/** A11 rows count toward the 20 orders per second of the key (docs/spot-api.md "Rate limits"): most order rows use A12, same checks. */
 const ORDER_ROWS: Row[] = [
   { name: 'an order has no symbol', method: 'POST', path: ORDER_TEST, query: limitBuy({ symbol: null }), sign: 'query', expect: E.mandatory('symbol') },
   { name: 'an order has no side', method: 'POST', path: ORDER_TEST, query: limitBuy({ side: null }), sign: 'query', expect: E.mandatory('side') },
@@ -798,7 +798,7 @@ function appendSegment(raw: Buffer, segment: string): Buffer {
   return raw.length === 0 ? Buffer.from(segment) : Buffer.concat([raw, Buffer.from(`&${segment}`)]);
 }
 
-/** The row as bytes on the wire, signed over exactly the bytes sent (§1.6). */
+/** The row as bytes on the wire, signed over exactly the bytes sent (docs/spot-api.md "Signing"). */
 function buildRequest(row: Row, apiKey: string, secret: string): RawRequest {
   const headers: RawHeader[] = [];
   if (row.key ?? row.sign !== undefined) headers.push(['X-BH-APIKEY', apiKey]);

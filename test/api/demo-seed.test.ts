@@ -1,5 +1,5 @@
 /**
- * The demo data of a first start (operator.md, BOURSE_DEMO=1) is one journal transaction: a crash
+ * The demo data of a first start (docs/operating.md "Demo data", BOURSE_DEMO=1) is one journal transaction: a crash
  * while seeding leaves all of it or none. Seen from outside: one committed batch holding every
  * seeding command, and the three users with their keys and funds in place.
  */

@@ -1,5 +1,5 @@
 /**
- * Area A §7 -1007: when the core stays silent past the deadline, the request is answered 504 with
+ * docs/spot-api.md "Errors" -1007: when the core stays silent past the deadline, the request is answered 504 with
  * "execution status unknown", and the command may still be executed afterwards; a client that
  * queries before resending finds it. The core is held silent by holding back the exchange's
  * submissions, the one way to stall it from outside without stopping the process.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient, request } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-/** The demo catalogue of area A §10, by name (byte order), as A3 lists it. */
+/** The demo catalogue of docs/operating.md "Demo data", by name (byte order), as A3 lists it. */
 const DEMO_SYMBOLS = [
   // symbol, base, quote, tickSize, stepSize, minNotional, maxPrice, maxQty
   ['BTCMXN', 'BTC', 'MXN', '0.01', '0.000001', '10', '100000000', '1000'],
@@ -81,7 +81,7 @@ function exchangeBody(rich: boolean): Record<string, unknown> {
 const PAIRS = DEMO_SYMBOLS.map(([symbol, baseToken, quoteToken]) => ({ symbol, quoteToken, baseToken }));
 const UNKNOWN = { code: -1000, msg: 'Unknown path or method.' };
 
-/** Every path of §1.1 for a group, each also with one trailing `/`. */
+/** Every path of docs/spot-api.md "Paths and aliases" for a group, each also with one trailing `/`. */
 function withSlash(paths: readonly string[]): string[] {
   return paths.flatMap((p) => [p, `${p}/`]);
 }

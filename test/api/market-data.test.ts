@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 import { liftRateLimits } from '../support/trading-setup.js';
 
 /**
- * A5–A10 over HTTP (area A §3.2) with exact values. The server runs in this process, so faking
+ * A5–A10 over HTTP (docs/spot-api.md "Market data") with exact values. The server runs in this process, so faking
  * `Date` fixes the time every command is stamped with and every reply reports: trades, bars and
  * the 24 h window land where the story puts them, and the weight minute never ends mid-test.
  */
@@ -137,7 +137,7 @@ describe('order book endpoints: A5 depth and A10 bookTicker', () => {
     expect(await asks({ limit: 100 })).toHaveLength(100);
   });
 
-  it('when limit is over 1000, then it is clamped to 1000 (§3.0), not refused', async () => {
+  it('when limit is over 1000, then it is clamped to 1000 (docs/spot-api.md "Endpoints"), not refused', async () => {
     at(NOW);
     const answer = await c.user.get('/openapi/quote/v1/depth', { symbol: 'ETHBTC', limit: 1001 });
     expect(answer.status).toBe(200);

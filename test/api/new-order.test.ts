@@ -34,7 +34,7 @@ describe('A11 new order', () => {
     t = await startTestServer();
     op = new Operator(t);
     rich = await op.member({ BTC: '100', ETH: '1000', USDT: '10000000', MXN: '1000000' });
-    // Refusals count as ORDERS too (§6); this file sends far more than 20 a second from one key.
+    // Refusals count as ORDERS too (docs/spot-api.md "Rate limits"); this file sends far more than 20 a second from one key.
     await op.tradingConfig({ ordersPerSecond: 100000 });
   });
   afterAll(async () => t.stop());
@@ -136,7 +136,7 @@ describe('A11 new order', () => {
     });
   });
 
-  describe('MARKET BUY amounts (quote, §4.3)', () => {
+  describe('MARKET BUY amounts (quote, docs/spot-api.md "MARKET BUY amount")', () => {
     let seller: Member;
     beforeAll(async () => {
       seller = await op.member({ BTC: '1' });
@@ -190,7 +190,7 @@ describe('A11 new order', () => {
     });
   });
 
-  describe('refusals in the order of §4.2', () => {
+  describe('refusals in the order of docs/spot-api.md "Order validation"', () => {
     const LIMIT_BUY: Params = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '10' };
     const without = (params: Params, name: string): Params => Object.fromEntries(Object.entries(params).filter(([k]) => k !== name));
 
@@ -327,7 +327,7 @@ describe('A11 new order', () => {
     });
   });
 
-  describe('timestamp and recvWindow (§1.7)', () => {
+  describe('timestamp and recvWindow (docs/spot-api.md "Timestamp and recvWindow")', () => {
     const LIMIT_BUY: Params = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '10' };
     const at = (timestamp: number, extra: Params = {}) => rich.client.signed('POST', ORDER, { ...LIMIT_BUY, ...extra, timestamp }, { noTimestamp: true });
     const OUTSIDE = { code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' };

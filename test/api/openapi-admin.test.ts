@@ -97,7 +97,7 @@ describe('GET /openapi-admin.json: the operator API document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('when bodies are described, then the members operator.md names appear, required ones as required', () => {
+  it('when bodies are described, then the members the operator API defines appear, required ones as required', () => {
     const body = (method: string, path: string) => doc.paths[path][method].requestBody?.content['application/json'].schema;
     expect(body('post', '/admin/v1/deposits')?.required).toEqual(['accountId', 'asset', 'amount']);
     expect(Object.keys(body('post', '/admin/v1/deposits')?.properties ?? {})).toContain('txId');

@@ -22,7 +22,7 @@ interface OpenApi {
   components: { schemas: { Error: { required: string[]; properties: { code: { enum: number[] } } } } };
 }
 
-/** Area A §2: where `timestamp` and `signature` are required, optional, or not taken at all. */
+/** docs/spot-api.md "Security types and permissions": where `timestamp` and `signature` are required, optional, or not taken at all. */
 const SIGNING: Record<SecurityType, 'required' | 'optional' | 'none'> = {
   NONE: 'none',
   MARKET_DATA: 'none',

@@ -473,7 +473,7 @@ describe('operator API /admin/v1', () => {
   });
 
   describe('trading config', () => {
-    it('when read on a fresh server, then every setting of §10 has its default', async () => {
+    it('when read on a fresh server, then every setting of docs/operating.md "Trading settings and listings" has its default', async () => {
       const answer = await admin.send('GET', '/trading/config');
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual(DEFAULT_CONFIG);

@@ -48,7 +48,7 @@ describe.each(CORE_THREADS)('when more writes arrive at once than may wait (core
     for (let wave = 0; wave < MAX_WAVES && (refused.length === 0 || merchantRefusals === 0); wave++) {
       const ids = Array.from({ length: 60 }, (_, i) => `w${wave}-${i}`);
       const orders = ids.map((id) => spot.signed('POST', ORDER, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', quantity: '0.001', price: '20000', newClientOrderId: id }));
-      // Area B writes among the orders: the operator sets the demo merchant's simulator modes (§7).
+      // Area B writes among the orders: the operator sets the demo merchant's simulator modes (docs/merchant-payments.md "The simulator and the sandbox API").
       const tokens = Array.from({ length: 20 }, () =>
         request(`${t.url}/sandbox/v2/modes`, {
           method: 'PUT',

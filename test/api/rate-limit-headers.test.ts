@@ -8,7 +8,7 @@ const ORDER_LIMIT = { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '
 
 /**
  * Runs `attempt` until it starts and ends in the same fixed window of `windowMs` (at most twice):
- * counters restart at window edges (§6), and exact counts are only meaningful inside one window.
+ * counters restart at window edges (docs/spot-api.md "Rate limits"), and exact counts are only meaningful inside one window.
  */
 async function inOneWindow<T>(windowMs: number, attempt: () => Promise<T>): Promise<T> {
   for (let tries = 0; tries < 2; tries++) {
@@ -21,7 +21,7 @@ async function inOneWindow<T>(windowMs: number, attempt: () => Promise<T>): Prom
 
 const header = (answer: HttpAnswer, name: string): string | null => answer.headers.get(name);
 
-describe('rate-limit headers and limits (area A §6)', () => {
+describe('rate-limit headers and limits (docs/spot-api.md "Rate limits")', () => {
   let t: TestServer;
   let op: Operator;
 

@@ -30,7 +30,7 @@ describe('spot answers against their declared response schemas', () => {
   const pub = async (path: string, params: Params = {}): Promise<unknown> => checked('GET', path, await open.get(path, params));
   const signed = async <T = unknown>(client: SpotClient, method: string, path: string, params: Params = {}): Promise<T> =>
     checked(method, path, await client.signed(method, path, params)) as T;
-  /** A read route that answers both GET and POST (area A §1.2). */
+  /** A read route that answers both GET and POST (docs/spot-api.md "Methods and parameters"). */
   const read = async <T = unknown>(client: SpotClient, path: string, params: Params = {}, methods = ['GET', 'POST']): Promise<T> => {
     let body: unknown;
     for (const method of methods) body = await signed(client, method, path, params);

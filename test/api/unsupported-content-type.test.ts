@@ -4,10 +4,10 @@ import { MerchantClient } from '../support/merchant-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * Area A §1.3: a body that is neither form nor JSON is 415 `-1000` "Unsupported content type.",
- * answered like 404 and 413 before the key checks of §1.8, which cannot read `timestamp` or
+ * docs/spot-api.md "Methods and parameters": a body that is neither form nor JSON is 415 `-1000` "Unsupported content type.",
+ * answered like 404 and 413 before the key checks of docs/spot-api.md "Order of checks", which cannot read `timestamp` or
  * `signature` out of such a body. Area B has no 415: such a body is -4010 "body" in its envelope,
- * after the token (area B §1.1, §1.3).
+ * after the token (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Answers and errors").
  */
 const UNSUPPORTED = { status: 415, body: { code: -1000, msg: 'Unsupported content type.' } };
 const ORDER = 'symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.001&price=100';

@@ -1,5 +1,5 @@
 /**
- * Real-client conformance (area A §9): the npm `ccxt` package's `coinsph` class, pinned at 4.5.84,
+ * Real-client conformance (docs/spot-api.md "Compatibility"): the npm `ccxt` package's `coinsph` class, pinned at 4.5.84,
  * pointed at Bourse. Every value ccxt reports is checked against what Bourse itself answers.
  *
  * Story on BTCUSDT (fees 0.001): the demo merchant rests asks 0.01 @ 30000.5 and 0.05 @ 30010, bids
@@ -122,7 +122,7 @@ describe.each(CORE_THREADS)('ccxt coinsph with its key header renamed to X-BH-AP
   });
   afterAll(async () => t.stop());
 
-  it('when coinsph loads markets with its credentials set, then every Bourse symbol is a market and BTC/USDT has the §10 precision and limits', async () => {
+  it('when coinsph loads markets with its credentials set, then every Bourse symbol is a market and BTC/USDT has the docs/operating.md "Demo data" precision and limits', async () => {
     const markets = await ex.loadMarkets();
     const info = ok<ExchangeInfo>(await user.get('/openapi/v1/exchangeInfo'));
     expect(Object.keys(markets).map((symbol) => markets[symbol]?.id).sort()).toEqual(info.symbols.map((s) => s.symbol).sort());
@@ -209,7 +209,7 @@ describe.each(CORE_THREADS)('ccxt coinsph with its key header renamed to X-BH-AP
     expect(book.nonce).toBe(direct.lastUpdateId);
   });
 
-  it('when coinsph fetches public trades, then it lists Bourse trades, with sides inverted as §9 item 11 accepts', async () => {
+  it('when coinsph fetches public trades, then it lists Bourse trades, with sides inverted as docs/spot-api.md "Compatibility" item 11 accepts', async () => {
     const trades = await ex.fetchTrades(SYMBOL);
     const direct = ok<PublicTrade[]>(await user.get('/openapi/quote/v1/trades', { symbol: 'BTCUSDT' }));
     expect(trades.map((tr) => ({ id: tr.id, price: tr.price, amount: tr.amount, timestamp: tr.timestamp }))).toEqual(

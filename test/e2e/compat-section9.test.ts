@@ -1,5 +1,5 @@
 /**
- * Area A §9, one test per compatibility requirement that concerns REST and is served today.
+ * docs/spot-api.md "Compatibility", one test per numbered compatibility requirement that concerns REST and is served today.
  * Requests are written byte for byte here (the clients' quirks are the point); where ccxt's reading
  * of an answer matters, the real `coinsph` class reads it.
  *
@@ -82,14 +82,14 @@ async function ccxtFailure(call: Promise<unknown>): Promise<string> {
   return 'no error';
 }
 
-describe('area A §9 compatibility requirements', () => {
+describe('compatibility requirements (docs/spot-api.md "Compatibility")', () => {
   let t: TestServer;
   let admin: AdminClient;
   let user: Credentials;
   let merchant: Credentials;
   /** A second key of the demo user for the order-heavy tests, so no key nears 20 orders a second. */
   let trader: Credentials;
-  /** The demo user's set-up buy, whose one trade §9.16 reads (the trader key shares its account). */
+  /** The demo user's set-up buy, whose one trade item 16 reads (the trader key shares its account). */
   let setupBuy: OrderRecord;
 
   const call = (method: string, path: string, raw: RawCall = {}): Promise<HttpAnswer> =>
@@ -128,7 +128,7 @@ describe('area A §9 compatibility requirements', () => {
   });
   afterAll(async () => t.stop());
 
-  it('§9.1 when a request succeeds, then its body has no top-level code; when it fails, then it has one and a 400 status, not 401/403', async () => {
+  it('item 1: when a request succeeds, then its body has no top-level code; when it fails, then it has one and a 400 status, not 401/403', async () => {
     const account = ok<Record<string, unknown>>(await signed(user, 'GET', '/openapi/v1/account', ''));
     expect('code' in account).toBe(false);
     const ping = ok<Record<string, unknown>>(await call('GET', '/openapi/v1/ping'));
@@ -144,7 +144,7 @@ describe('area A §9 compatibility requirements', () => {
     expect([unknownPath.status, codeOf(unknownPath)]).toEqual([404, -1000]);
   });
 
-  it('§9.2 when a signature covers the raw query with coinsph trailing "&", or is upper-case hex, then it verifies; a re-encoded query does not', async () => {
+  it('item 2: when a signature covers the raw query with coinsph trailing "&", or is upper-case hex, then it verifies; a re-encoded query does not', async () => {
     const headers = keyHeader(user);
     const coinsphQuery = `${ts()}&`;
     const trailing = await call('GET', '/openapi/v1/account', { query: `${coinsphQuery}&signature=${hmacHex(user.secret, coinsphQuery)}`, headers });
@@ -163,7 +163,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(codeOf(overDecoded)).toBe(-1022);
   });
 
-  it('§9.3 when an order comes all in the query with no body, in a form body holding the signature, or split, then each is placed and a query-only DELETE cancels it', async () => {
+  it('item 3: when an order comes all in the query with no body, in a form body holding the signature, or split, then each is placed and a query-only DELETE cancels it', async () => {
     const params = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=20000';
     const inQuery = await call('POST', '/openapi/v1/order', { query: signedQuery(trader, `${params}&${ts()}`), headers: keyHeader(trader) });
     const formBody = `${params}&${ts()}`;
@@ -186,14 +186,14 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.4 when a signed request names its key in X-COINS-APIKEY, then it acts for that key', async () => {
+  it('item 4: when a signed request names its key in X-COINS-APIKEY, then it acts for that key', async () => {
     const viaCoins = ok<{ accountId: string }>(await signed(user, 'GET', '/openapi/v1/account', '', 'X-COINS-APIKEY'));
     const viaBh = ok<{ accountId: string }>(await signed(user, 'GET', '/openapi/v1/account', ''));
     expect(viaCoins.accountId).toBe(t.demo.accountId);
     expect(viaBh.accountId).toBe(t.demo.accountId);
   });
 
-  it('§9.5 when a public request carries keys, timestamps and signatures, empty or not, then they are ignored', async () => {
+  it('item 5: when a public request carries keys, timestamps and signatures, empty or not, then they are ignored', async () => {
     const bare = ok<{ bids: unknown }>(await call('GET', '/openapi/quote/v1/depth', { query: 'symbol=BTCUSDT' }));
     const empty = await call('GET', '/openapi/quote/v1/depth', { query: 'symbol=BTCUSDT&timestamp=&recvWindow=&signature=', headers: { 'X-BH-APIKEY': '' } });
     const junk = await call('GET', '/openapi/quote/v1/depth', {
@@ -206,7 +206,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(info.status, info.text).toBe(200);
   });
 
-  it('§9.6 when optional parameters are empty, or 0 for ids, times and limits, then they are absent', async () => {
+  it('item 6: when optional parameters are empty, or 0 for ids, times and limits, then they are absent', async () => {
     const trades = ok<{ id: string }[]>(
       await signed(user, 'GET', '/openapi/v1/myTrades', 'symbol=BTCUSDT&orderId=&startTime=0&endTime=0&fromId=0&toId=0&limit=0'),
     );
@@ -221,7 +221,7 @@ describe('area A §9 compatibility requirements', () => {
     ok(await signed(user, 'DELETE', '/openapi/v1/order', `orderId=${placed.orderId}&clientOrderId=`));
   });
 
-  it('§9.7 when exchange information is read at /exchange, /brokerInfo or /exchangeInfo, then symbols are TRADING with tick-string precisions, REQUEST_WEIGHT, and the filters of each path', async () => {
+  it('item 7: when exchange information is read at /exchange, /brokerInfo or /exchangeInfo, then symbols are TRADING with tick-string precisions, REQUEST_WEIGHT, and the filters of each path', async () => {
     const basic = ['PRICE_FILTER', 'LOT_SIZE', 'MIN_NOTIONAL'];
     for (const [path, filterTypes] of [
       ['/openapi/v1/exchange', basic],
@@ -247,7 +247,7 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.8 when market data is read under /openapi/v1 and private data under /openapi/account/v1, then they answer as the canonical paths', async () => {
+  it('item 8: when market data is read under /openapi/v1 and private data under /openapi/account/v1, then they answer as the canonical paths', async () => {
     for (const [path, query] of [
       ['depth', 'symbol=BTCUSDT'],
       ['trades', 'symbol=BTCUSDT'],
@@ -266,7 +266,7 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.9 when 24 h tickers are read, then they carry both hbtc and coinsph fields, and symbols may be a JSON array or a comma list', async () => {
+  it('item 9: when 24 h tickers are read, then they carry both hbtc and coinsph fields, and symbols may be a JSON array or a comma list', async () => {
     const ticker = ok<Record<string, unknown>>(await call('GET', '/openapi/quote/v1/ticker/24hr', { query: 'symbol=BTCUSDT' }));
     expect(ticker).toMatchObject({
       symbol: 'BTCUSDT',
@@ -289,7 +289,7 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.10 when depth and klines are read, then depth has time, lastUpdateId and string levels; klines have 11 elements, numeric times and take limit 1000', async () => {
+  it('item 10: when depth and klines are read, then depth has time, lastUpdateId and string levels; klines have 11 elements, numeric times and take limit 1000', async () => {
     const depth = ok<Record<string, unknown>>(await call('GET', '/openapi/quote/v1/depth', { query: 'symbol=BTCUSDT' }));
     expect(typeof depth.time).toBe('number');
     expect(typeof depth.lastUpdateId).toBe('number');
@@ -310,7 +310,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(bar[6]).toBe((bar[0] as number) + 59_999);
   });
 
-  it('§9.11 when public trades are read, then they carry id, price, qty, time and the literal isBuyerMaker, and coinsph reads them without failing', async () => {
+  it('item 11: when public trades are read, then they carry id, price, qty, time and the literal isBuyerMaker, and coinsph reads them without failing', async () => {
     const trades = ok<Record<string, unknown>[]>(await call('GET', '/openapi/quote/v1/trades', { query: 'symbol=BTCUSDT' }));
     expect(trades).toHaveLength(1);
     expect(Object.keys(trades[0]).sort()).toEqual(['id', 'isBuyerMaker', 'price', 'qty', 'time']);
@@ -321,7 +321,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(parsed.map((tr) => [tr.id, tr.price, tr.amount])).toEqual([['1', 30010, 0.001]]);
   });
 
-  it('§9.12 when a LIMIT omits timeInForce, then it is GTC; when a MARKET BUY sends quantity or quoteOrderQty, then that is the quote to spend; newOrderRespType is tolerated', async () => {
+  it('item 12: when a LIMIT omits timeInForce, then it is GTC; when a MARKET BUY sends quantity or quoteOrderQty, then that is the quote to spend; newOrderRespType is tolerated', async () => {
     const limit = ok<OrderRecord>(await signed(trader, 'POST', '/openapi/v1/order', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=20000&newOrderRespType=ACK'));
     expect(limit).toMatchObject({ status: 'NEW', timeInForce: 'GTC' });
     ok(await signed(trader, 'DELETE', '/openapi/v1/order', `orderId=${limit.orderId}`));
@@ -333,7 +333,7 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.13 when an order is queried or canceled by orderId, origClientOrderId or clientOrderId, then no symbol is needed', async () => {
+  it('item 13: when an order is queried or canceled by orderId, origClientOrderId or clientOrderId, then no symbol is needed', async () => {
     const first = ok<OrderRecord>(await limitOrder(trader, 'BUY', '0.001', '20000', '&newClientOrderId=c13-a'));
     for (const id of [`orderId=${first.orderId}`, 'origClientOrderId=c13-a', 'clientOrderId=c13-a']) {
       expect(ok<OrderRecord>(await signed(trader, 'GET', '/openapi/v1/order', id)).orderId, id).toBe(first.orderId);
@@ -344,7 +344,7 @@ describe('area A §9 compatibility requirements', () => {
     expect([canceled.orderId, canceled.status]).toEqual([second.orderId, 'CANCELED']);
   });
 
-  it('§9.14 when an order is created or canceled, then the reply has string ids, time, transactTime, stopPrice "0", avgPrice, cummulativeQuoteQty, and fills on creation', async () => {
+  it('item 14: when an order is created or canceled, then the reply has string ids, time, transactTime, stopPrice "0", avgPrice, cummulativeQuoteQty, and fills on creation', async () => {
     const filled = ok<OrderRecord>(await limitOrder(trader, 'BUY', '0.002', '30010'));
     expect(filled).toMatchObject({ status: 'FILLED', stopPrice: '0', avgPrice: '30010', cummulativeQuoteQty: '60.02', transactTime: filled.time });
     expect([typeof filled.orderId, typeof filled.time]).toEqual(['string', 'string']);
@@ -358,7 +358,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(Number(canceled.transactTime)).toBeGreaterThanOrEqual(Number(resting.time));
   });
 
-  it('§9.15 when DELETE /openapi/v1/openOrders is sent, then it cancels the open orders of the symbol and returns them', async () => {
+  it('item 15: when DELETE /openapi/v1/openOrders is sent, then it cancels the open orders of the symbol and returns them', async () => {
     const a = ok<OrderRecord>(await limitOrder(trader, 'BUY', '0.001', '20000'));
     const b = ok<OrderRecord>(await limitOrder(trader, 'SELL', '0.001', '40000'));
     const canceled = ok<OrderRecord[]>(await signed(trader, 'DELETE', '/openapi/v1/openOrders', 'symbol=BTCUSDT'));
@@ -369,7 +369,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(ok<OrderRecord[]>(await signed(trader, 'GET', '/openapi/v1/openOrders', 'symbol=BTCUSDT'))).toEqual([]);
   });
 
-  it('§9.16 when myTrades is read, then each trade has the coinsph fields and the SDKs fee fields', async () => {
+  it('item 16: when myTrades is read, then each trade has the coinsph fields and the SDKs fee fields', async () => {
     const trades = ok<Record<string, unknown>[]>(await signed(user, 'GET', '/openapi/v1/myTrades', `symbol=BTCUSDT&orderId=${setupBuy.orderId}`));
     expect(trades).toHaveLength(1);
     expect(trades[0]).toMatchObject({
@@ -389,7 +389,7 @@ describe('area A §9 compatibility requirements', () => {
     });
   });
 
-  it('§9.17 when balance_flow and subAccount/query are called by GET or POST, or a path ends in "/", then they answer without redirects', async () => {
+  it('item 17: when balance_flow and subAccount/query are called by GET or POST, or a path ends in "/", then they answer without redirects', async () => {
     for (const path of ['/openapi/v1/balance_flow', '/openapi/v1/subAccount/query']) {
       const byGet = ok<unknown[]>(await signed(user, 'GET', path, ''));
       const byPost = ok<unknown[]>(await signed(user, 'POST', path, ''));
@@ -407,7 +407,7 @@ describe('area A §9 compatibility requirements', () => {
     expect(depth.status, depth.text).toBe(200);
   });
 
-  it('§9.18 when Bourse refuses a request, then coinsph raises the error class the code means', async () => {
+  it('item 18: when Bourse refuses a request, then coinsph raises the error class the code means', async () => {
     const ex = new BourseCoinsph(t.url, user.apiKey, user.secret, 'X-BH-APIKEY');
     const order = (params: Record<string, string>): Promise<unknown> => ex.privatePostOpenapiV1Order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', ...params });
     expect(await ccxtFailure(ex.publicGetOpenapiQuoteV1Depth({ symbol: 'NOSUCH' }))).toMatch(/^BadSymbol: .*-1121/);
@@ -452,7 +452,7 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.19 when coinsph matches phrases in error bodies, then only -1158 reads as OrderImmediatelyFillable and only -2010 names MAX_NUM_ORDERS', async () => {
+  it('item 19: when coinsph matches phrases in error bodies, then only -1158 reads as OrderImmediatelyFillable and only -2010 names MAX_NUM_ORDERS', async () => {
     const messages = Object.values(ERRORS).map((e) => ({ code: e.code, msg: e.msg }));
     const codesSaying = (phrase: string): number[] => [...new Set(messages.filter((m) => m.msg.includes(phrase)).map((m) => m.code))];
     expect(codesSaying('Order would immediately match and take')).toEqual([-1158]);
@@ -476,7 +476,7 @@ describe('area A §9 compatibility requirements', () => {
     }
   });
 
-  it('§9.21 when a client goes over its weight, then 429 carries Retry-After; when its IP is banned, then 418 carries Retry-After', async () => {
+  it('item 21: when a client goes over its weight, then 429 carries Retry-After; when its IP is banned, then 418 carries Retry-After', async () => {
     const limited = await newKey(t.demo.userId);
     try {
       await patchConfig({ requestWeightPerMinute: 4, banStrikes: 1, banBaseMs: 5_000 });

@@ -52,7 +52,7 @@ const SECOND_USER_FUNDS: readonly [string, string][] = [
 const ORDER_LOOPS = 4;
 /**
  * The demo merchant user's modes in each round (index = round): manual review and payouts in most,
- * so that orders wait in every status for the §7 actions of the load; automatic ones in others.
+ * so that orders wait in every status for the docs/merchant-payments.md "The simulator and the sandbox API" actions of the load; automatic ones in others.
  */
 const ROUND_MODES: readonly Record<string, string>[] = [
   {},
@@ -105,7 +105,7 @@ function atto(text: string): bigint {
 }
 
 /**
- * The rows M's A31 flows must hold, one per posting, from the orders' statuses (§5.3, §5.4) and the
+ * The rows M's A31 flows must hold, one per posting, from the orders' statuses (docs/merchant-payments.md "Order statuses") and the
  * completed claims: `asset flowType change` → count. A second settlement of an order, or a missing
  * one, shows as a difference.
  */
@@ -142,7 +142,7 @@ function expectedMerchantFlows(orders: readonly OrderRow[], completedClaimFees: 
 describe('kill -9 under concurrent order load', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bourse-crash-'));
   let child: ChildServer | undefined;
-  /** Restarts after which a waiting order was expired by §7 once (and refused a second time). */
+  /** Restarts after which a waiting order was expired by docs/merchant-payments.md "The simulator and the sandbox API" once (and refused a second time). */
   let expiredOnce = 0;
 
   afterAll(async () => {
@@ -211,11 +211,11 @@ describe('kill -9 under concurrent order load', () => {
 
   /**
    * Every acknowledged payment order exists (B34, and B33 for those acknowledged this round) in a
-   * status it could have reached from the last one acknowledged (§5.2–§5.4); on-behalf orders whose
+   * status it could have reached from the last one acknowledged (docs/merchant-payments.md "Order statuses"); on-behalf orders whose
    * accept window passed, even while the server was down, are expired by the restarted scheduler;
    * M's flows hold each order's postings exactly once (settled at most once, and once if its status
    * says so) and its USDT is what released orders moved; and a deadline-bearing order still moves
-   * forward once: §7 expire (or release) works, and a second time is -5104. `recovered`: B34 read
+   * forward once: docs/merchant-payments.md "The simulator and the sandbox API" expire (or release) works, and a second time is -5104. `recovered`: B34 read
    * first thing after the restart. Answers how many accept windows fired after the kill.
    */
   const expectOrdersRecovered = async (
@@ -382,7 +382,7 @@ describe('kill -9 under concurrent order load', () => {
     expect(log.orders.size).toBeGreaterThan(0);
     expect(payments.arrivals.size).toBeGreaterThan(0);
     expect(payments.claims.size).toBeGreaterThan(0);
-    // Orders were acknowledged in every status of §5.1, kills caught them in every non-terminal one,
+    // Orders were acknowledged in every status of docs/merchant-payments.md "Quotes and orders", kills caught them in every non-terminal one,
     // timers passed during a kill fired after it, and each restart moved a waiting order forward once.
     const missing = [...NON_TERMINAL, 60, 70, 71, 72].filter((status) => ![...payments.statuses].some((s) => s.endsWith(`:${status}`)));
     expect(missing, [...payments.statuses].sort().join(' ')).toEqual([]);

@@ -5,7 +5,7 @@ import { liftRateLimits } from '../support/trading-setup.js';
 import { MarketProbe, wsUrl } from '../support/ws-market-client.js';
 
 /**
- * The public market streams (W2, area A §8.2) against a real server, as the BHEX SDKs use them.
+ * The public market streams (W2, docs/websocket.md "Market stream") against a real server, as the BHEX SDKs use them.
  * `Date` is faked so every command is stamped, and every frame sent, at NOW: frames are exact.
  */
 

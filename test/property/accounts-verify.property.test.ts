@@ -176,7 +176,7 @@ function toCommand(op: Op, { core, accounts }: World): Command {
       const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
       const spec = core.spot.symbol(symbol).spec;
       const lots = BigInt((op.lots % maxLots) + 1);
-      // MARKET BUY is sized in quote (§4.3): about `lots` at the mid price, in whole ticks.
+      // MARKET BUY is sized in quote (docs/spot-api.md "MARKET BUY amount"): about `lots` at the mid price, in whole ticks.
       const quantity = op.buy
         ? formatUnits(lots * BigInt(midTicks) * spec.quoteAtomsPerTickLot, spec.quotePrecision)
         : formatUnits(lots * spec.baseAtomsPerLot, spec.basePrecision);

@@ -19,7 +19,7 @@ const RUNS = { numRuns: 120, seed: 42 } as const;
 /** Each run is a few HTTP round trips; on a shared 2-core machine a property takes seconds. */
 const PROPERTY_TIMEOUT_MS = 120_000;
 
-/** Area A's DECIMAL form, which every operator decimal member takes (operator.md "Values"). */
+/** Area A's DECIMAL form, which every operator decimal member takes (docs/operating.md "Values"). */
 const DECIMAL_FORM = /^[0-9]{1,20}(\.[0-9]{1,18})?$/;
 const FEE_RATE_DECIMALS = 8;
 const MAX_FEE_RATE = new Exact('0.1');
@@ -55,7 +55,7 @@ const decimalText = fc.oneof(
   { arbitrary: doubleText, weight: 1 },
 );
 
-/** Area A §1.4 canonical text as decimal.js gives it: plain notation, no trailing zeros, "0". */
+/** docs/spot-api.md "Value formats" canonical text as decimal.js gives it: plain notation, no trailing zeros, "0". */
 function canonical(value: Decimal): string {
   if (value.isZero()) return '0';
   const text = value.toFixed();

@@ -22,7 +22,7 @@ const RUNS = { numRuns: 2_000, seed: 42 } as const;
 const digits = (minLength: number, maxLength: number): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength, maxLength });
 
-/** Text of the wire DECIMAL form (area A §1.3), leading and trailing zeros included. */
+/** Text of the wire DECIMAL form (docs/spot-api.md "Methods and parameters"), leading and trailing zeros included. */
 const decimalText: fc.Arbitrary<string> = fc
   .tuple(digits(1, 20), fc.option(digits(1, 18), { nil: undefined }))
   .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${fraction}`));
@@ -37,7 +37,7 @@ const scale = fc.integer({ min: 0, max: ATTO_SCALE });
 const operand = fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n });
 const nonZeroOperand = operand.filter((value) => value !== 0n);
 
-/** Area A §1.4 canonical text as decimal.js gives it: plain notation, no trailing zeros, "0". */
+/** docs/spot-api.md "Value formats" canonical text as decimal.js gives it: plain notation, no trailing zeros, "0". */
 function canonical(value: Decimal): string {
   if (value.isZero()) return '0';
   const text = value.toFixed();

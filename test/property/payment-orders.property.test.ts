@@ -1,19 +1,19 @@
 /**
  * Property: whatever story of area B payment orders runs (orders of the three kinds created with
  * random amounts, rails, beneficiaries, quotes and merchants, some placed on behalf; review and
- * payout modes switched at random; §7 decisions, payouts, expiries, releases, confirms and uploads
+ * payout modes switched at random; docs/merchant-payments.md "The simulator and the sandbox API" decisions, payouts, expiries, releases, confirms and uploads
  * on random orders; bank arrivals paying an order exactly, wrongly, in another fiat or to another
  * merchant; quotes made, used and expired; price overrides set and removed; refund accounts; limits;
  * deadlines fired as the clock moves on) while a market maker and traders place and cancel LIMIT and
  * MARKET orders on USDTMXN and USDTUSD, so that the books move between a quote and an order, and the
- * operator rebalances the desk through area A on the same books (§0), then:
+ * operator rebalances the desk through area A on the same books (docs/merchant-payments.md), then:
  *
  * - every command is applied or refused; any other error is a bug and fails the property; a due
- *   deadline is never refused (a late one is dropped, §5.7);
+ *   deadline is never refused (a late one is dropped, docs/merchant-payments.md "Exactly-once settlement");
  * - after every step: the module's checks hold (the locked balances of every M, of D and of FEE
  *   equal what open orders, the desk's own area A orders and pending claims reserve), per asset
  *   balances sum to deposits minus withdrawals, no balance is negative, `verify` holds, every order
- *   only moved along §5.2–§5.4's graph (test/support/order-statuses.ts), the limits' usage is what
+ *   only moved along the graph of docs/merchant-payments.md "Order statuses" (test/support/order-statuses.ts), the limits' usage is what
  *   open and released orders committed, and the desk and FEE hold exactly their funding (plus the
  *   desk's own trades) and what the orders' statuses say moved: no order settled twice, or settled
  *   without reaching its status;
@@ -58,7 +58,7 @@ const BOOKS = [
 /** What a trader may lose in one order, in lots of 0.01 USDT. */
 const MAX_LOTS = 300_000;
 const COUNTRY: Readonly<Record<string, string>> = { MXN: 'Mexico', USD: 'United States', EUR: 'United States' };
-/** §5.8: the failure codes each terminal status may carry, by kind. */
+/** docs/merchant-payments.md "Failure codes": the failure codes each terminal status may carry, by kind. */
 const FAIL_CODES: Readonly<Record<string, readonly number[]>> = {
   'fiat_to_crypto:70': [-7002, -7003, -7004],
   'crypto_to_fiat:70': [-7000, -7001, -7002, -7003],
@@ -192,7 +192,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('market' as const), trader: fc.nat({ max: TRADERS - 1 }), book: fc.nat({ max: BOOKS.length - 1 }), buy: fc.boolean(), lots: fc.nat() }) },
   // Index TRADERS: the desk cancels one of its resting orders.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('cancel' as const), trader: fc.nat({ max: TRADERS }), pick }) },
-  // The operator rebalances the desk through area A (§0): MARKET orders, and LIMIT orders that may rest (cancelled by `cancel`).
+  // The operator rebalances the desk through area A (docs/merchant-payments.md): MARKET orders, and LIMIT orders that may rest (cancelled by `cancel`).
   {
     weight: 3,
     arbitrary: fc.record({
@@ -322,7 +322,7 @@ async function createWorld(seen: Map<string, number>, setup: RunSetup): Promise<
     ),
   ]);
   const merchantIds = second.slice(-names.length).map((r) => r.merchantId ?? fail('no merchantId'));
-  // Accounts in MXN and USD (approved automatically), and §4.1's book a few levels deep: prices for quotes and orders, which trading then moves.
+  // Accounts in MXN and USD (approved automatically), and the book of docs/merchant-payments.md "Quotes and orders" a few levels deep: prices for quotes and orders, which trading then moves.
   await batch(h, [
     ...merchantIds.flatMap((merchantId) => ['MXN', 'USD'].map((fiat): Command => ({ type: 'activateMerchantAccount', userId, merchantId, fiat, fieldList: {}, verifyToken: `verify-${merchantId}-${fiat}` }))),
     ...BOOKS.flatMap((book) => {
@@ -433,7 +433,7 @@ function buildCreate(op: Extract<Op, { kind: 'create' }>, world: World): Built {
   const { h } = world;
   const m = world.merchants[op.merchant % MERCHANTS];
   const other = world.merchants[(op.merchant + 1) % MERCHANTS];
-  // Sometimes no merchant id: the user's lowest verified merchant (§2.7).
+  // Sometimes no merchant id: the user's lowest verified merchant (docs/merchant-payments.md "Endpoints served").
   const merchantId = op.merchant >= 4 ? undefined : m.merchantId;
   const self = h.core.payments.state.merchants.get(merchantId ?? world.merchants[0].merchantId) as { accountId: number };
   // `own`: the order takes the quote's currencies and at most (mostly) its amount; `any`: only its id.
@@ -512,7 +512,7 @@ function buildCreate(op: Extract<Op, { kind: 'create' }>, world: World): Built {
     label = `create f2f ${onFiat}>${offFiat}`;
   }
   const clientId = op.client === 0 ? '' : `c-${op.client}`;
-  // §4.2, §7: a quote's price is the order price exactly; without one, a price override replaces the books.
+  // docs/merchant-payments.md "Quotes and orders", docs/merchant-payments.md "The simulator and the sandbox API": a quote's price is the order price exactly; without one, a price override replaces the books.
   const key = order.kind === 'fiat_to_fiat' ? `${order.onRampFiat}>${order.offRampFiat}` : `${order.crypto}/${order.fiat}`;
   const override = h.core.payments.state.priceOverrides.get(world.userId)?.get(key);
   const fixedPrice = quote !== undefined ? quote.price.units : quoteId === '' ? override : undefined;
@@ -605,7 +605,7 @@ function buildPay(op: Extract<Op, { kind: 'pay' }>, world: World): Built {
       if (o === undefined || seenBefore || ownOffRamp) return;
       const answer = result as { result: string; orderId: string };
       const after = w.h.core.payments.state.orders.get(o.orderId) ?? fail(`order ${o.orderId} vanished`);
-      // §3.5 rules 2–4.
+      // docs/merchant-payments.md "Bank arrivals and refunds" rules 2–4.
       if (exact) {
         expect(answer).toMatchObject({ result: 'ORDER_PAID', orderId: String(o.orderId) });
         expect(after.kind === 'fiat_to_fiat' ? [51, 60, 72] : [60]).toContain(after.status);
@@ -693,7 +693,7 @@ function toBuilt(op: Op, world: World): Built {
       return buildQuote(op, world);
     case 'expireQuote': {
       const id = world.quoteIds.length === 0 ? 'none' : world.quoteIds[op.pick % world.quoteIds.length];
-      return { command: { type: 'expireQuote', userId: ownerOf(world, op.caller), quoteId: id }, label: 'quote expired by §7' };
+      return { command: { type: 'expireQuote', userId: ownerOf(world, op.caller), quoteId: id }, label: 'quote expired by docs/merchant-payments.md "The simulator and the sandbox API"' };
     }
     case 'override':
       return buildOverride(op, world);
@@ -748,7 +748,7 @@ function toBuilt(op: Op, world: World): Built {
       const book = BOOKS[op.book];
       const spec = h.core.spot.symbol(book.symbol).spec;
       const lots = BigInt((op.lots % MAX_LOTS) + 1);
-      // MARKET BUY is sized in quote (area A §4.3): about `lots` at the ask.
+      // MARKET BUY is sized in quote (docs/spot-api.md "MARKET BUY amount"): about `lots` at the ask.
       const quantity = op.buy ? formatUnits(lots * BigInt(book.askTicks) * spec.quoteAtomsPerTickLot, spec.quotePrecision) : formatUnits(lots * spec.baseAtomsPerLot, spec.basePrecision);
       return { command: { type: 'placeOrder', accountId: world.traders[op.trader], symbol: book.symbol, side: op.buy ? 'BUY' : 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity }, label: 'area A market' };
     }
@@ -758,7 +758,7 @@ function toBuilt(op: Op, world: World): Built {
       const desk = state.deskAccountId;
       const side = op.buy ? 'BUY' : 'SELL';
       if (op.rest) {
-        // A LIMIT order near the middle: it trades or rests, its lock then counted among the desk's (verify, §5.7).
+        // A LIMIT order near the middle: it trades or rests, its lock then counted among the desk's (verify, docs/merchant-payments.md "Exactly-once settlement").
         const mid = Math.round((book.askTicks + book.bidTicks) / 2);
         const price = formatUnits(BigInt(mid + op.offset * book.offsetTicks * 2) * spec.tickSizeAtto, 18);
         const quantity = formatUnits(BigInt(op.perMille * 100) * spec.baseAtomsPerLot, spec.basePrecision);
@@ -786,7 +786,7 @@ function refundExceedsFree(world: World, o: PaymentOrder): boolean {
   return on !== undefined && world.h.free(world.h.core.payments.state.deskAccountId, on.fiat) < atomsOf(on.amount) - atomsOf(on.fee);
 }
 
-/** What the desk and FEE hold beyond their funding, from each order's amounts and status (§5.3, §5.4). */
+/** What the desk and FEE hold beyond their funding, from each order's amounts and status (docs/merchant-payments.md "Order statuses"). */
 function expectedHoldings(world: World): { desk: Map<string, bigint>; fee: Map<string, bigint> } {
   const desk = new Map(world.deskFunding);
   // What the desk's own area A trades moved (no fees: its rates are 0).
@@ -834,14 +834,14 @@ function checkStep(world: World, step: number): void {
   checkLedgerWhole(h, step);
   const report = verifyLedger(core, h.store, h.now);
   if (!report.ok) fail(`after step ${step}, verify failed: ${JSON.stringify(report.details.filter((d) => d.mismatch !== undefined))}`);
-  // Orders move only along §5.2–§5.4.
+  // Orders move only along docs/merchant-payments.md "Order statuses".
   for (const o of orders(world)) {
     const before = world.lastStatus.get(o.orderId);
     if (!mayMove(o.kind, before, o.status)) fail(`after step ${step}, ${o.kind} order ${o.orderId} went from ${before ?? 'creation'} to ${o.status}`);
     if (before !== o.status) tally(world.seen, `${o.kind} ${before ?? 'new'}→${o.status}`);
     world.lastStatus.set(o.orderId, o.status);
   }
-  // §3.6: the limits count what open and released orders committed; an order ending in 70, 71 or 72 gave its usage back.
+  // docs/merchant-payments.md "Amount limits": the limits count what open and released orders committed; an order ending in 70, 71 or 72 gave its usage back.
   const committed = new Map<string, bigint>();
   for (const o of orders(world)) {
     if (o.status >= 70) {
@@ -853,7 +853,7 @@ function checkStep(world: World, step: number): void {
   for (const key of new Set([...committed.keys(), ...core.payments.state.usage.keys()])) {
     if ((committed.get(key) ?? 0n) !== (core.payments.state.usage.get(key) ?? 0n)) fail(`after step ${step}, usage ${key} is ${core.payments.state.usage.get(key) ?? 0n}, its orders commit ${committed.get(key) ?? 0n}`);
   }
-  // §5.4's 72 refund after the desk used what the pay-in brought (later orders, a rebalance): it must still be paid, from what stays locked.
+  // The 72 refund (docs/merchant-payments.md "Order statuses") after the desk used what the pay-in brought (later orders, a rebalance): it must still be paid, from what stays locked.
   if (orders(world).some((o) => o.kind === 'fiat_to_fiat' && o.status === 51 && refundExceedsFree(world, o))) tally(world.seen, 'steps with an f2f in 51 refunding more than the desk holds free');
   // The desk and FEE hold their funding plus exactly what the orders' statuses moved.
   const { desk, fee } = expectedHoldings(world);
@@ -873,7 +873,7 @@ function checkStep(world: World, step: number): void {
 const cmp = (ab: bigint, cd: bigint): number => (ab === cd ? 0 : ab > cd ? 1 : -1);
 
 /**
- * "The desk never pays more than it receives" (§1.5), order by order at its price, and each amount
+ * "The desk never pays more than it receives" (docs/merchant-payments.md "Values and rounding"), order by order at its price, and each amount
  * rounded once by less than one unit: f2c (A−F) ≥ Q × P > (A−F) − P·unit; c2f Q × P ≥ G > Q × P − unit;
  * f2f (X−Fo) × R ≥ Y > (X−Fo) × R − unit.
  */
@@ -930,7 +930,7 @@ function checkOrders(world: World): void {
     // The store's B33 object is the core's order.
     const row = h.store.getPaymentOrder(world.userId, o.orderId) ?? fail(`${what} has no row`);
     expect({ order: o.orderId, status: row.orderStatus, hasRefund: row.hasRefund }).toEqual({ order: o.orderId, status: s, hasRefund: o.hasRefund ? 1 : 0 });
-    // hasRefund once a REFUND record exists for it (§5.1); the pending-fund legs have their records (§3.4).
+    // hasRefund once a REFUND record exists for it (docs/merchant-payments.md "Quotes and orders"); the pending-fund legs have their records (docs/merchant-payments.md "Lifecycles").
     const own = byOrder.get(String(o.orderId)) ?? [];
     const refunds = own.filter((r) => r.type === 'REFUND');
     if (o.hasRefund !== refunds.length > 0) fail(`${what}: hasRefund ${o.hasRefund} with ${refunds.length} REFUND records`);
@@ -958,7 +958,7 @@ function routeOf(o: PaymentOrder): string {
   return 'f2f';
 }
 
-/** Submits what is due at `h.now` as the deadline scheduler would: none may be refused (§5.7: a late one is dropped). */
+/** Submits what is due at `h.now` as the deadline scheduler would: none may be refused (docs/merchant-payments.md "Exactly-once settlement": a late one is dropped). */
 async function fireDeadlines(world: World): Promise<void> {
   const { h } = world;
   const due = h.core.deadlines().filter((d) => d.at <= h.now);
@@ -1069,7 +1069,7 @@ describe('payment orders: stories of all three kinds beside area A trading on th
       ['refunded fiat_to_crypto', 100],
       ['refunded fiat_to_fiat', 150],
       ['refund paid out to the refund account', 50],
-      // Quotes, overrides, deadlines, §7 actions.
+      // Quotes, overrides, deadlines, docs/merchant-payments.md "The simulator and the sandbox API" actions.
       ['created with a quote', 25],
       ['created at an override price', 40],
       ['refused createPaymentOrder -5200', 100],
@@ -1085,7 +1085,7 @@ describe('payment orders: stories of all three kinds beside area A trading on th
       ['journal reviewOrder:reject', 5],
       ['journal orderPayout:fail', 9],
       ['journal orderPayout:success', 15],
-      // Refusals of §5.6 in their variety, and of actions in the wrong status.
+      // Refusals of docs/merchant-payments.md "Order creation checks" in their variety, and of actions in the wrong status.
       ['refused createPaymentOrder -5050', 200],
       ['refused createPaymentOrder -5060', 40],
       ['refused createPaymentOrder -5100', 25],

@@ -2,7 +2,7 @@
  * Property: whatever interleaving of area B part 1 runs (merchants and their KYC, merchant accounts
  * in MXN/USD/EUR and their reviews, beneficiaries, refund accounts, bank arrivals, claims and their
  * payouts, transfers between merchants of one user, sandbox modes switched at random between
- * automatic and manual with §7 decisions on random objects) beside crypto deposits into merchant
+ * automatic and manual with docs/merchant-payments.md "The simulator and the sandbox API" decisions on random objects) beside crypto deposits into merchant
  * accounts, area A transfers into and out of them and area A trading on USDTMXN, then:
  *
  * - every command is either applied or refused; any other error is a bug and fails the property;
@@ -536,7 +536,7 @@ function toCommand(op: Op, world: World): Command {
     case 'market': {
       const spec = h.core.spot.symbol(USDTMXN).spec;
       const lots = BigInt((op.lots % MAX_LOTS) + 1);
-      // MARKET BUY is sized in quote (area A §4.3): about `lots` at the mid price.
+      // MARKET BUY is sized in quote (docs/spot-api.md "MARKET BUY amount"): about `lots` at the mid price.
       const quantity = op.buy ? formatUnits(lots * BigInt(MID_TICKS) * spec.quoteAtomsPerTickLot, spec.quotePrecision) : formatUnits(lots * spec.baseAtomsPerLot, spec.basePrecision);
       return { type: 'placeOrder', accountId: world.traders[op.trader], symbol: USDTMXN, side: op.buy ? 'BUY' : 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
     }
@@ -619,7 +619,7 @@ function tallyJournal(world: World, fromSeq: number): void {
 }
 
 describe('payments: conservation under any interleaving of area B part 1 and area A', () => {
-  it('when merchants, accounts, beneficiaries, arrivals, claims, payouts, merchant transfers, modes and §7 decisions interleave with crypto deposits, transfers and USDTMXN trading, then the ledger is whole at every step, fiat never moves into or out of M through area A, and replay and snapshot agree', async () => {
+  it('when merchants, accounts, beneficiaries, arrivals, claims, payouts, merchant transfers, modes and the sandbox API decisions interleave with crypto deposits, transfers and USDTMXN trading, then the ledger is whole at every step, fiat never moves into or out of M through area A, and replay and snapshot agree', async () => {
     const seen = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(stepsArb, fc.nat(), async (steps, snapAt) => {

@@ -10,7 +10,7 @@
  * - an event's body never changes once written, and names its own id, webhook and type;
  * - each webhook's events are its 1st, 2nd, … without a gap; new events belong to an active webhook;
  * - sendable() yields exactly: per (webhook, object) the earliest pending event still queued, plus
- *   every resent event, of active webhooks only, each once (§6.4 ordering, §6.1 pause); isSendable()
+ *   every resent event, of active webhooks only, each once (docs/webhooks.md "Answering, retries, order" ordering, docs/webhooks.md "Registering" pause); isSendable()
  *   says the same of each event, and headOf() names each object's earliest queued event;
  * - a pending event belongs to a webhook that is not deleted (B39 ends them);
  *
@@ -181,7 +181,7 @@ class World {
           expect(['PENDING', 'FAILED']).toContain((result as { status: string }).status);
           const after = h.core.webhooks.pendingEvent(chosen.eventId);
           if (after !== undefined) {
-            // §6.4: the next attempt one gap (plus 0–10 %) after the report.
+            // docs/webhooks.md "Answering, retries, order": the next attempt one gap (plus 0–10 %) after the report.
             const gap = h.core.payments.config.webhook.retryGapsMs[after.attempts - after.scheduleBase - 1];
             expect(after.nextAttemptTime - h.now).toBeGreaterThanOrEqual(gap);
             expect(after.nextAttemptTime - h.now).toBeLessThanOrEqual(gap * 1.1);
@@ -195,7 +195,7 @@ class World {
         const was = h.core.webhooks.webhook(webhookId)?.status;
         expect(await this.apply({ type: 'updateWebhook', userId, webhookId, status: op.status, url: URLS[op.url] })).toBe(true);
         expect(h.core.webhooks.webhook(webhookId)).toMatchObject({ status: op.status, url: URLS[op.url] });
-        // §6.1: re-enabled, its paused events resume at once.
+        // docs/webhooks.md "Registering": re-enabled, its paused events resume at once.
         if (was === 20 && op.status === 10) for (const e of h.core.webhooks.image().events.filter((x) => x.webhookId === webhookId)) expect(e.nextAttemptTime).toBe(h.now);
         return;
       }

@@ -61,7 +61,7 @@ export async function flows(client: SpotClient, params: Record<string, string | 
   return ok<Flow[]>(await client.signed('GET', '/openapi/v1/balance_flow', params));
 }
 
-/** A22's address of an account, computed independently of the server (area A §3.4). */
+/** A22's address of an account, computed independently of the server (docs/spot-api.md "Deposits and withdrawals"). */
 export function depositAddress(accountId: string, tokenId: string, chainType: string): string {
   const digest = createHash('sha256').update(`${accountId}:${tokenId}:${chainType}`).digest('hex');
   return `bourse:${chainType.toLowerCase()}:${digest.slice(0, 40)}`;

@@ -19,7 +19,7 @@ export interface AckedOrder {
   round: number;
 }
 
-/** The fields of an order record (area A §3.3) the checks rely on. */
+/** The fields of an order record (docs/spot-api.md "Orders") the checks rely on. */
 export interface OrderRecord {
   orderId: string;
   symbol: string;

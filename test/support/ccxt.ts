@@ -1,7 +1,7 @@
 import { coinsph } from 'ccxt';
 import type { Dict, NullableDict, Str } from 'ccxt';
 
-/** The two key headers Bourse reads (area A §1.5): its own, and the one coinsph sends unmodified. */
+/** The two key headers Bourse reads (docs/spot-api.md "API keys"): its own, and the one coinsph sends unmodified. */
 export type KeyHeader = 'X-BH-APIKEY' | 'X-COINS-APIKEY';
 
 /** A request as ccxt built it, kept so a failing test can show what was sent. */
@@ -12,7 +12,7 @@ export interface SentRequest {
 }
 
 /**
- * ccxt's `coinsph` class pointed at Bourse (area A §9: "all unchanged but coinsph's base URL").
+ * ccxt's `coinsph` class pointed at Bourse (docs/spot-api.md "Compatibility": "all unchanged but coinsph's base URL").
  * With `X-BH-APIKEY` the key header is renamed, as the handbook describes; with `X-COINS-APIKEY`
  * the class is used as shipped. Its requests, parsing and error mapping are untouched: the subclass
  * only records what was sent, names the request in errors, and turns off ccxt's client-side throttle.

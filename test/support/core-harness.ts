@@ -15,7 +15,7 @@ import type { PlaceOrderResult } from '../../src/exchange/order-commands.js';
 /** Time of the first command a harness stamps (ms). */
 export const T0 = 1_700_000_000_000;
 
-/** The demo catalogue of area A §10: every asset at precision 8, the seven demo symbols. */
+/** The demo catalogue of docs/operating.md "Demo data": every asset at precision 8, the seven demo symbols. */
 export function demoCatalogue(): Command[] {
   return [...DEMO_ASSETS, ...DEMO_SYMBOLS];
 }
@@ -32,7 +32,7 @@ export function limit(
   return { type: 'placeOrder', accountId, symbol: symbolName, side, orderType: 'LIMIT', timeInForce: 'GTC', price, quantity, ...extra };
 }
 
-/** A MARKET order command; `quantity` is base for SELL and the quote amount for BUY (§4.3). */
+/** A MARKET order command; `quantity` is base for SELL and the quote amount for BUY (docs/spot-api.md "MARKET BUY amount"). */
 export function market(accountId: number, symbolName: string, side: Side, quantity: string, extra: Partial<PlaceOrderCommand> = {}): PlaceOrderCommand {
   return { type: 'placeOrder', accountId, symbol: symbolName, side, orderType: 'MARKET', timeInForce: 'GTC', quantity, ...extra };
 }
@@ -126,7 +126,7 @@ export class CoreHarness {
     return [...(side === 'BUY' ? book.bids : book.asks).orders()].map((o) => o.orderId);
   }
 
-  /** The fee account's id (area A §0). */
+  /** The fee account's id (docs/spot-api.md). */
   get feeAccountId(): number {
     return this.core.ledger.feeAccountId;
   }

@@ -5,7 +5,7 @@ import { BUSINESS_FIELDS } from './merchant-fields.js';
 
 export { BUSINESS_FIELDS, INDIVIDUAL_FIELDS } from './merchant-fields.js';
 
-/** An area B answer: the HTTP status and the §1.3 envelope. */
+/** An area B answer: the HTTP status and the docs/merchant-payments.md "Answers and errors" envelope. */
 export interface Envelope<T = unknown> {
   status: number;
   code: number;
@@ -28,7 +28,7 @@ export class MerchantClient {
     readonly apiKey: string,
   ) {}
 
-  /** B0 with the key's secret, as §1.2 signs it. */
+  /** B0 with the key's secret, as docs/merchant-payments.md "Getting a token" signs it. */
   static async connect(baseUrl: string, apiKey: string, secretKey: string): Promise<MerchantClient> {
     const query = `timestamp=${Date.now()}`;
     const answer = envelopeOf<{ token: string }>(await request(`${baseUrl}/v2/token/generate?${query}&signature=${hmacHex(secretKey, query)}`, { headers: { 'X-BH-APIKEY': apiKey } }));
@@ -59,7 +59,7 @@ export class MerchantClient {
   }
 }
 
-/** The operator's §7 calls, with the admin bearer token. */
+/** The operator's docs/merchant-payments.md "The simulator and the sandbox API" calls, with the admin bearer token. */
 export async function adminSandbox<T = unknown>(baseUrl: string, adminToken: string, method: string, path: string, body?: unknown): Promise<Envelope<T>> {
   return envelopeOf<T>(
     await request(`${baseUrl}/sandbox/v2${path}`, {

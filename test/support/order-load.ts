@@ -71,7 +71,7 @@ function nextAction(random: () => number, open: string[]): Action {
   }
   if (roll < 0.24) return { kind: 'cancelAll', symbol: market.symbol };
   if (roll < 0.32) {
-    // A MARKET BUY's quantity is the quote amount (area A §4.3).
+    // A MARKET BUY's quantity is the quote amount (docs/spot-api.md "MARKET BUY amount").
     const marketQuantity = side === 'BUY' ? String(randomInt(random, 5, 100)) : quantity;
     return { kind: 'place', params: { symbol: market.symbol, side, type: 'MARKET', quantity: marketQuantity } };
   }

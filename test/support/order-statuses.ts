@@ -1,5 +1,5 @@
 /**
- * The status graph of area B orders (spec/area-b.md §5.2–§5.4), for checks that an order only ever
+ * The status graph of area B orders (docs/merchant-payments.md "Order statuses"), for checks that an order only ever
  * moves forward along it: after any sequence of commands, a crash or a restart, an order seen in
  * status `from` may later be seen only in a status reachable from `from`.
  */
@@ -9,7 +9,7 @@ import type { OrderKind } from '../../src/payments/orders.js';
 type Edges = Readonly<Record<number, readonly number[]>>;
 
 /**
- * §5.2 review prefix, shared by every kind (`paying` is 40 for f2c and c2f, 41 for f2f; `canceled`
+ * docs/merchant-payments.md "Order statuses" review prefix, shared by every kind (`paying` is 40 for f2c and c2f, 41 for f2f; `canceled`
  * 70 or 71): a review decision from 10 or 12; an upload from 11 or 31; confirm or the accept window
  * from 30; the documents window from 11 or 31.
  */
@@ -24,15 +24,15 @@ function reviewPrefix(paying: number, canceled: number): Edges {
 }
 
 export const ORDER_EDGES: Readonly<Record<OrderKind, Edges>> = {
-  // §5.3: 40 → 50 on the pay-in (or at once from the pending fund), 40 → 70 on the payment window; 50 → 60 in the same command.
+  // docs/merchant-payments.md "Order statuses": 40 → 50 on the pay-in (or at once from the pending fund), 40 → 70 on the payment window; 50 → 60 in the same command.
   fiat_to_crypto: { ...reviewPrefix(40, 70), 40: [50, 70], 50: [60] },
-  // §5.3: 40 → 50 when the payout succeeds (at once to the pending fund), → 70 when it fails; 50 → 60 on release, confirm or the hold.
+  // docs/merchant-payments.md "Order statuses": 40 → 50 when the payout succeeds (at once to the pending fund), → 70 when it fails; 50 → 60 on release, confirm or the hold.
   crypto_to_fiat: { ...reviewPrefix(40, 70), 40: [50, 70], 50: [60] },
-  // §5.4: 41 → 51 on the pay-in, → 71 on the payment window; 51 → 60 when the payout succeeds, → 72 when it fails.
+  // docs/merchant-payments.md "Order statuses": 41 → 51 on the pay-in, → 71 on the payment window; 51 → 60 when the payout succeeds, → 72 when it fails.
   fiat_to_fiat: { ...reviewPrefix(41, 71), 41: [51, 71], 51: [60, 72] },
 };
 
-/** Where an order starts: 10 (B29–B31) or 30 (§7 place-on-behalf). */
+/** Where an order starts: 10 (B29–B31) or 30 (docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf). */
 export const INITIAL_STATUSES: readonly number[] = [10, 30];
 
 export const TERMINAL: ReadonlySet<number> = new Set([60, 70, 71, 72]);
@@ -65,7 +65,7 @@ export function mayMove(kind: OrderKind, from: number | undefined, to: number): 
   return starts.some((start) => reachableFrom(kind, start).has(to));
 }
 
-/** Every status of a kind (§5.1). */
+/** Every status of a kind (docs/merchant-payments.md "Quotes and orders"). */
 export function statusesOf(kind: OrderKind): number[] {
   return [...reachableFrom(kind, 10), 30].sort((a, b) => a - b);
 }

@@ -15,13 +15,13 @@ export class PaymentAckLog {
   readonly arrivals = new Map<string, { txId: number; amount: string }>();
   readonly claims = new Map<string, { txId: number; amount: string }>();
   /**
-   * Payment orders by id → the last status an acknowledged answer showed: 10 or 30 at creation, a §7
+   * Payment orders by id → the last status an acknowledged answer showed: 10 or 30 at creation, a docs/merchant-payments.md "The simulator and the sandbox API"
    * action's B33 object, or a B33 read right after a write that answers no status (create, B32, B35, pay).
    */
   readonly orders = new Map<number, AckedPaymentOrder>();
   /** `kind:status` of every status some acknowledged answer showed: what the load reached. */
   readonly statuses = new Set<string>();
-  /** Answers that showed an order back along §5.2–§5.4 (a committed status undone): each one a bug. */
+  /** Answers that showed an order back along docs/merchant-payments.md "Order statuses" (a committed status undone): each one a bug. */
   readonly conflicts: string[] = [];
 
   ackOrder(orderId: number, kind: OrderKind, status: number, round: number, what: string): void {
@@ -112,7 +112,7 @@ function pickShape(random: () => number): (typeof ORDER_SHAPES)[number] {
   return ORDER_SHAPES[0];
 }
 
-/** The statuses a story may aim at, by kind and rail: where it leaves its order (§5.1), waiting or ended. */
+/** The statuses a story may aim at, by kind and rail: where it leaves its order (docs/merchant-payments.md "Quotes and orders"), waiting or ended. */
 const TARGETS: Readonly<Record<string, readonly number[]>> = {
   'fiat_to_crypto bank': [10, 11, 12, 30, 31, 40, 60, 70],
   // From the pending fund, 40 pays at once: the order goes on to 60.
@@ -126,8 +126,8 @@ const TARGETS: Readonly<Record<string, readonly number[]>> = {
 };
 
 /**
- * Payment order stories of one loop. Each creates an order of a random kind (B29–B31, or §7
- * place-on-behalf into 30) and drives it with §7 and merchant actions towards a random status of
+ * Payment order stories of one loop. Each creates an order of a random kind (B29–B31, or docs/merchant-payments.md "The simulator and the sandbox API"
+ * place-on-behalf into 30) and drives it with docs/merchant-payments.md "The simulator and the sandbox API" and merchant actions towards a random status of
  * that kind (review decisions, uploads, confirms, pay-ins, payouts, releases, expiries; now and then
  * a pay-in of a wrong amount first, which is refunded), leaving it there: orders wait in every
  * status when a kill comes (in the rounds with manual review and payouts; automatic modes move some
@@ -166,7 +166,7 @@ async function orderStory(options: PaymentLoadOptions, index: number, key: strin
     if (confirmed?.code === 200) await read(orderId, kind, 'confirm');
   };
   const pay = async (orderId: number, kind: OrderKind, trace: string, wrong: boolean): Promise<void> => {
-    // A wrong amount is refunded to the pending fund (§3.5 rule 3); the order still waits.
+    // A wrong amount is refunded to the pending fund (docs/merchant-payments.md "Bank arrivals and refunds" rule 3); the order still waits.
     const paid = await call<{ result: string }>('POST', `/sandbox/v2/orders/${orderId}/pay`, { traceNumber: trace, ...(wrong ? { amount: '99.99' } : {}) });
     if (paid?.code === 200) await read(orderId, kind, `pay (${paid.data.result})`);
   };
@@ -239,7 +239,7 @@ async function orderStory(options: PaymentLoadOptions, index: number, key: strin
 }
 
 /**
- * Concurrent bank arrivals (§7 `/deposits`, unique traceNumbers) and claims to a beneficiary (B18,
+ * Concurrent bank arrivals (docs/merchant-payments.md "The simulator and the sandbox API" `/deposits`, unique traceNumbers) and claims to a beneficiary (B18,
  * unique clientIds) against one merchant, each acknowledged one logged; with `orders`, concurrent
  * payment order stories too (`orderStory`). A connection cut off by a kill is an unknown outcome:
  * not logged, and a later check must find it applied at most once.

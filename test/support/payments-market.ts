@@ -1,7 +1,7 @@
 import type { Operator } from './fixtures.js';
 
 /**
- * The book of area B §4.1's worked example, made by a market maker of its own through area A:
+ * The book of the worked example of docs/merchant-payments.md "Quotes and orders", made by a market maker of its own through area A:
  * USDTMXN ask 19.1680 / bid 19.1500, USDTUSD ask 1.0010 / bid 0.9990, USDTEUR ask 0.9300 / bid
  * 0.9200, each 50000 USDT deep, so that orders of a story price at the top of the book.
  */

@@ -6,7 +6,7 @@ import type { WebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.j
 import type { Operator } from './fixtures.js';
 import { MerchantClient } from './merchant-client.js';
 
-/** One request as the receiver got it: exact bytes, headers, and whether the signature verified (§6.3). */
+/** One request as the receiver got it: exact bytes, headers, and whether the signature verified (docs/webhooks.md "Verifying the signature"). */
 export interface Received {
   raw: Buffer;
   body: Record<string, unknown>;
@@ -27,7 +27,7 @@ export interface Reply {
 }
 
 /**
- * A real local HTTP receiver (§6.3 "Receiver"): verifies every request's signature over the raw
+ * A real local HTTP receiver (docs/webhooks.md "Verifying the signature"): verifies every request's signature over the raw
  * bytes with the published key, never re-serialised JSON, and answers with `reply(request)`.
  */
 export class WebhookReceiver {
@@ -131,7 +131,7 @@ export class WebhookReceiver {
   }
 }
 
-/** A B40 row (§2.8). */
+/** A B40 row (docs/webhooks.md "Registering"). */
 export interface EventRow {
   eventId: string;
   webhookId: string;

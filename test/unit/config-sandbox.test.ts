@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
-describe('loadConfig: BOURSE_SANDBOX (area B §1.7)', () => {
+describe('loadConfig: BOURSE_SANDBOX (docs/operating.md "Merchant payments settings")', () => {
   it('when it is not set, then the sandbox is on (Bourse mostly serves as a test bed)', () => {
     expect(loadConfig({}).sandbox).toBe(true);
   });

@@ -17,7 +17,7 @@ describe('loadConfig: BOURSE_CORE_THREAD', () => {
 });
 
 describe('loadConfig: BOURSE_ENGINE_TIMEOUT_MS', () => {
-  it('when it is not set, then requests wait 10 s for the core (area A §7, -1007)', () => {
+  it('when it is not set, then requests wait 10 s for the core (docs/spot-api.md "Errors", -1007)', () => {
     expect(loadConfig({}).engineTimeoutMs).toBe(10_000);
   });
 

@@ -9,7 +9,7 @@ const DIGITS = /^[0-9]+$/;
 const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
 
 /**
- * A JSON request body of the operator API, with readers that answer operator.md's errors.
+ * A JSON request body of the operator API, with readers that answer the operator API's errors (docs/operating.md "Values").
  * Numbers are read from their literal text, never through a double: a value the operator sent is
  * either taken exactly or refused (`12345678.123456789` stays that, and an 8-decimal asset
  * refuses it; `9007199254740993` is no id), never rounded on the way in.

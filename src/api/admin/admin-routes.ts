@@ -21,7 +21,7 @@ export interface OperatorDeps {
   exchange: Exchange;
   auth: Authenticator;
   secretBox: SecretBox;
-  /** Area B §6.3, for the webhook debugger; "" in apps built without the key. */
+  /** docs/webhooks.md "Verifying the signature", for the webhook debugger; "" in apps built without the key. */
   webhookPublicKey?: string;
 }
 
@@ -43,7 +43,7 @@ function digest(text: string): Buffer {
 }
 
 /**
- * Registers every operator endpoint of the registry under `/admin/v1` (operator.md): bearer token
+ * Registers every operator endpoint of the registry under `/admin/v1` (docs/operating.md): bearer token
  * compared in constant time, JSON body, the handler's answer as JSON, errors as `{code, msg}`.
  */
 export function registerOperatorRoutes(app: FastifyInstance, endpoints: readonly OperatorEndpoint[], adminToken: string): void {
@@ -74,7 +74,7 @@ export function registerOperatorRoutes(app: FastifyInstance, endpoints: readonly
 }
 
 /**
- * The operator API (operator.md, area A §10, area B §1.7) as registry entries: JSON in, JSON out,
+ * The operator API (docs/operating.md) as registry entries: JSON in, JSON out,
  * bearer token. Routing, auth and the OpenAPI document come from this list.
  */
 export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
@@ -365,7 +365,7 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       example: S.EXAMPLES.liftedBan,
       handler: ({ params }) => ({ ip: params.ip, lifted: auth.limiter.liftBan(params.ip) }),
     },
-    // Area B §1.7: one journaled document, merged member by member (the core checks every member).
+    // docs/operating.md "Merchant payments settings": one journaled document, merged member by member (the core checks every member).
     {
       id: 'O15',
       summary: 'Read the payments configuration (area B)',
@@ -424,7 +424,7 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
   ];
 }
 
-/** Ids as strings in answers (operator.md "Values"). */
+/** Ids as strings in answers (docs/operating.md "Values"). */
 function ids(result: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(result as Record<string, unknown>)) {

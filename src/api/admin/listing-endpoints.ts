@@ -8,7 +8,7 @@ import type { OperatorEndpoint } from './operator-endpoint.js';
 import { arrayOf } from '../response-schema.js';
 import { assetRow, balanceRow, EXAMPLES, symbolRow, userRow, withdrawalRow } from './schemas.js';
 
-/** Withdrawal statuses by name (area A §3.4: 1 auditing, 2 rejected, 6 sent). */
+/** Withdrawal statuses by name (docs/spot-api.md "Deposits and withdrawals": 1 auditing, 2 rejected, 6 sent). */
 const WITHDRAWAL_STATUSES = { PENDING: 1, REJECTED: 2, SENT: 6 } as const;
 type WithdrawalStatusName = keyof typeof WITHDRAWAL_STATUSES;
 const STATUS_NAMES = Object.keys(WITHDRAWAL_STATUSES) as WithdrawalStatusName[];
@@ -21,7 +21,7 @@ function statusName(status: number): string {
 
 /**
  * The operator's read-only lists (`bourse user list`, `user balances`, `symbol list`, `asset list`,
- * `withdrawal list`): what the core holds now, ids and amounts as strings (operator.md "Values").
+ * `withdrawal list`): what the core holds now, ids and amounts as strings (docs/operating.md "Values").
  */
 export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
   const ledger = () => exchange.core.ledger;

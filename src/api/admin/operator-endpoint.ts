@@ -1,7 +1,7 @@
 import type { AdminBody } from './admin-body.js';
 import type { JsonSchema } from '../response-schema.js';
 
-/** Every operator route lives below this prefix (spec/operator.md). */
+/** Every operator route lives below this prefix (docs/operating.md). */
 export const OPERATOR_PREFIX = '/admin/v1';
 
 export type OperatorMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -27,7 +27,7 @@ export interface AdminRequest {
 }
 
 export interface OperatorEndpoint {
-  /** Our number, e.g. "O1" (spec/operator.md does not number its routes). */
+  /** Our number, e.g. "O1" (our own numbering, shown in /docs and /openapi-admin.json). */
   id: string;
   summary: string;
   method: OperatorMethod;

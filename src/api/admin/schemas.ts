@@ -74,7 +74,7 @@ export function settledWithdrawal(status: 2 | 6): JsonSchema {
     addressExt: string,
     amount: decimal,
     fee: decimal,
-    status: described(constant(status), 'area A §3.4: 2 rejected, 6 sent'),
+    status: described(constant(status), 'docs/spot-api.md "Deposits and withdrawals": 2 rejected, 6 sent'),
     txId: described(string, '"" when rejected'),
     time: millis,
     updateTime: millis,
@@ -139,7 +139,7 @@ export const liftedBan = object({ ip: string, lifted: described(boolean, 'false 
 
 // ---- configuration documents --------------------------------------------------------------------
 
-/** O17 and O18: the whole trading configuration (area A §10). */
+/** O17 and O18: the whole trading configuration (docs/operating.md "Trading settings and listings"). */
 export const tradingConfig = object({
   ...Object.fromEntries(RATE_LIMIT_KEYS.map((key) => [key, count()])),
   maxOpenOrdersPerSymbol: count(),
@@ -148,7 +148,7 @@ export const tradingConfig = object({
   defaultTakerFeeRate: decimal,
 });
 
-/** O15 and O16: the payments configuration document (area B §1.6, §1.7). */
+/** O15 and O16: the payments configuration document (docs/operating.md "Merchant payments settings"). */
 export const paymentsConfig = object({
   tokenTtlMs: count(),
   quoteTtlMs: count(),

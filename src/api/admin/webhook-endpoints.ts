@@ -17,7 +17,7 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
   return [
     {
       id: 'O20',
-      summary: "Webhook events and their attempts, every user's (area B §6)",
+      summary: "Webhook events and their attempts, every user's (docs/webhooks.md)",
       method: 'GET',
       path: '/webhooks/events',
       response: webhookEventPage,
@@ -69,7 +69,7 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
     },
     {
       id: 'O22',
-      summary: "The deployment's webhook public key (base64 DER SPKI, §6.3)",
+      summary: "The deployment's webhook public key (base64 DER SPKI, docs/webhooks.md \"Verifying the signature\")",
       method: 'GET',
       path: '/webhooks/public-key',
       response: webhookPublicKey,

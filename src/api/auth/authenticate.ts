@@ -9,7 +9,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { SecretBox } from './secret-box.js';
 import { findSignature, signedPayloads, verifySignature } from './signature.js';
 
-/** The request as the checks of area A §1.8 need it. */
+/** The request as the checks of docs/spot-api.md "Order of checks" need it. */
 export interface IncomingRequest {
   rawQuery: string;
   rawBody: string;
@@ -22,7 +22,7 @@ export interface IncomingRequest {
 const ALWAYS_SIGNED = new Set<string>(['USER_DATA', 'TRADE', 'SUB_ACCOUNT_LIST', 'ACCOUNT_TRANSFER', 'BALANCE_FLOW', 'TRANSFER', 'WITHDRAW']);
 
 /**
- * The check order of area A §1.8 up to the parameters: ban, key, weight, signature, timestamp,
+ * The check order of docs/spot-api.md "Order of checks" up to the parameters: ban, key, weight, signature, timestamp,
  * permission, main-key rules, ORDERS count. Writes the rate-limit headers into `headers`, also
  * when it refuses.
  */

@@ -1,5 +1,5 @@
 /**
- * A key's IP whitelist (area A §1.5, operator.md `ipWhitelist`): IPv4 and IPv6 addresses and CIDR
+ * A key's IP whitelist (docs/spot-api.md "API keys", docs/operating.md "Users, keys and sub-accounts"): IPv4 and IPv6 addresses and CIDR
  * blocks, matched against the TCP peer address. An empty list admits any address.
  */
 import { BlockList, isIP } from 'node:net';

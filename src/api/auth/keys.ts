@@ -1,5 +1,5 @@
 /**
- * API key and secret formats of area A §1.5, and where a request carries its key.
+ * API key and secret formats of docs/spot-api.md "API keys", and where a request carries its key.
  */
 import { randomBytes } from 'node:crypto';
 import { BourseError } from '../../core/errors.js';
@@ -25,7 +25,7 @@ export function generateApiCredential(): string {
   throw new Error('CSPRNG returned too few usable bytes');
 }
 
-/** True for the key and secret shape of §1.5: exactly 64 `[A-Za-z0-9]`. */
+/** True for the key and secret shape of docs/spot-api.md "API keys": exactly 64 `[A-Za-z0-9]`. */
 export function isApiKeyFormat(text: string): boolean {
   return API_KEY_FORMAT.test(text);
 }
@@ -38,7 +38,7 @@ const KEY_HEADERS = ['x-bh-apikey', 'x-coins-apikey'] as const;
 /**
  * The request's API key: header `X-BH-APIKEY`, else `X-COINS-APIKEY`, else parameter `accessKey`;
  * undefined when none is sent (the caller answers -1002). A repeated header (Node joins it with
- * ", " or gives an array) or any other shape than §1.5's throws -2014.
+ * ", " or gives an array) or any other shape than the one of docs/spot-api.md "API keys" throws -2014.
  */
 export function extractApiKey(headers: RequestHeaders, params: Params): string | undefined {
   let key: string | undefined;

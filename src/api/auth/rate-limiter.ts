@@ -3,14 +3,14 @@ import type { CommitSubscriber } from '../../exchange/commit-subscribers.js';
 import { DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, type RateLimitSettings } from '../../exchange/trading-config.js';
 
 /**
- * Rate limits and IP bans of area A §6 (also applied by area B). Windows are fixed
+ * Rate limits and IP bans of docs/spot-api.md "Rate limits" (also applied by area B). Windows are fixed
  * (`floor(now / length)`), as on the platform. Counters and bans live in memory and a restart
  * clears them; the settings are the journaled trading config's, which the limiter follows.
  * The clock is injected so tests can walk window edges exactly.
  */
 
 /**
- * The limits the operator sets (§10) through the journaled trading config. Read on every call,
+ * The limits the operator sets (docs/operating.md "Trading settings and listings") through the journaled trading config. Read on every call,
  * so a committed change applies to the next request.
  */
 export type RateLimitConfig = RateLimitSettings;
@@ -95,7 +95,7 @@ export class RateLimiter {
 
   /**
    * Charges `weight` to a REQUEST_WEIGHT counter (`key:<apiKey>` or `ip:<ip>`); a refusal adds nothing.
-   * `limit` (default `requestWeightPerMinute`) serves counters with a limit of their own (area B §9.1).
+   * `limit` (default `requestWeightPerMinute`) serves counters with a limit of their own (docs/merchant-payments.md "Rate limits").
    */
   chargeWeight(counterKey: string, weight: number, limit: number = this.config.requestWeightPerMinute): WeightCharge {
     if (!Number.isSafeInteger(weight) || weight < 0) throw new RangeError(`weight must be a count: ${weight}`);
@@ -249,7 +249,7 @@ export class RateLimiter {
 }
 
 /**
- * Keeps `limiter`'s settings equal to the committed trading config (DESIGN.md §1 rule 11): copied
+ * Keeps `limiter`'s settings equal to the committed trading config (a commit subscriber, fed committed batches in order): copied
  * now, and again after each committed batch that holds a `setTradingConfig`. The hot path keeps
  * reading a plain object; only a config change costs a copy.
  */

@@ -1,5 +1,5 @@
 /**
- * Request signatures of area A §1.6: HMAC-SHA256 over the raw query and body bytes, minus the
+ * Request signatures of docs/spot-api.md "Signing": HMAC-SHA256 over the raw query and body bytes, minus the
  * `signature` segments. Decoded parameters are never re-serialised: clients sign what they sent.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * B1–B9, the base configuration (spec/area-b.md §2.1): public reads of the catalogue, sorted by
+ * B1–B9, the base configuration (docs/merchant-payments.md "Endpoints served"): public reads of the catalogue, sorted by
  * country then codes. Nothing configured gives an empty list, never an error; an unknown
  * combination echoes the names sent with empty lists, so a client can tell "not offered" from a
  * malformed request (which is -4010).
@@ -11,7 +11,7 @@ import type { ParamDoc } from '../endpoint.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
 import { ANSWERS, type Answer } from './schemas.js';
 
-/** All rails are automatic (§1.6): manual rails need platform staff a self-hosted deployment lacks. */
+/** All rails are automatic (docs/operating.md "Merchant payments settings"): manual rails need platform staff a self-hosted deployment lacks. */
 const AUTOMATIC = 1;
 
 /** Accents and case folded away, so "Åland Islands" sorts among the A's and "MEXICO" finds MX. */
@@ -115,7 +115,7 @@ interface PaymentRow {
   paymentType: number;
 }
 
-/** A flat fee in the fiat, with exactly its accuracy (§1.5 "Money"); a fee the accuracy cannot hold is shown as configured. */
+/** A flat fee in the fiat, with exactly its accuracy (docs/merchant-payments.md "Values and rounding"); a fee the accuracy cannot hold is shown as configured. */
 function paymentRow(rail: RailSpec, fee: string, fiat: FiatSpec): PaymentRow {
   const units = unitsOf(fee, fiat.accuracy);
   return { paymentId: rail.paymentId, fiatFee: units === undefined ? fee : formatFixed(units, fiat.accuracy), paymentType: AUTOMATIC };

@@ -73,7 +73,7 @@ async function refundAccount(ctx: MerchantContext): Promise<unknown> {
   return ctx.exchange.submit({ type: 'setRefundAccount', userId: ctx.userId, merchantId, userPaymentId });
 }
 
-/** B24–B28 (spec/area-b.md §2.6). */
+/** B24–B28 (docs/merchant-payments.md "Endpoints served"). */
 export function beneficiaryEndpoints(): MerchantEndpoint[] {
   return [
     { id: 'B24', summary: 'Beneficiary template of a rail', method: 'GET', path: '/v2/payments/templates', auth: 'TOKEN', params: [{ name: 'paymentId', type: 'INT', required: true }], ...ANSWERS.B24, handler: template },

@@ -1,5 +1,5 @@
 /**
- * The area B envelope (spec/area-b.md §1.3): `{"code":200,"msg":"SUCCESS","data":…}` on success,
+ * The area B envelope (docs/merchant-payments.md "Answers and errors"): `{"code":200,"msg":"SUCCESS","data":…}` on success,
  * `{code, msg, detail, data}` with the code's HTTP status on error. Whatever fails under `/v2`,
  * `/openapi/v2` or `/sandbox` is answered here, so a client never sees area A's `{code, msg}` there.
  */
@@ -14,12 +14,12 @@ export interface SuccessEnvelope {
   data: unknown;
 }
 
-/** `data` is `null` when a handler has nothing to say: no `undefined` on the wire (§1.5 "Shapes"). */
+/** `data` is `null` when a handler has nothing to say: no `undefined` on the wire (docs/merchant-payments.md "Values and rounding"). */
 export function successEnvelope(data: unknown): SuccessEnvelope {
   return { code: 200, msg: 'SUCCESS', data: data === undefined ? null : data };
 }
 
-/** -1003 answered with 418 instead of 429: the IP is banned (§9.1). */
+/** -1003 answered with 418 instead of 429: the IP is banned (docs/merchant-payments.md "Rate limits"). */
 export class IpBannedError extends PaymentError {
   override readonly http: number = 418;
 

@@ -1,5 +1,5 @@
 /**
- * B35 `POST /v2/order/invoice` (spec/area-b.md §2.7, §5.2): supporting documents for an order, as
+ * B35 `POST /v2/order/invoice` (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Order statuses"): supporting documents for an order, as
  * `multipart/form-data`. The edge checks the upload (1–5 `files` parts, each ≤ 5 MiB, JPEG, PNG or
  * PDF by content), checks the order as far as it can without the core, stores each file under
  * `<BOURSE_DATA>/uploads/<orderId>/<sha256>.<ext>` (mode 0600), then submits `attachDocuments`,
@@ -17,14 +17,14 @@ import { ANSWERS } from './schemas.js';
 import { MerchantParams } from './merchant-params.js';
 import { parseMultipart, type MultipartPart } from './multipart.js';
 
-/** §2.7: files per request, bytes per file. */
+/** docs/merchant-payments.md "Endpoints served": files per request, bytes per file. */
 export const MAX_FILES_PER_UPLOAD = 5;
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 /** A client's file name is kept (journaled) for the record only; longer → -4011. */
 export const MAX_FILE_NAME_CHARS = 255;
 /** The part that carries the files (repeated once per file). */
 const FILES = 'files';
-/** The form fields B35 reads; other fields are ignored (§1.1). */
+/** The form fields B35 reads; other fields are ignored (docs/merchant-payments.md "Requests"). */
 const FIELDS = ['orderId', 'orderType'] as const;
 /** Statuses that take documents: the core's rule, checked here too so that a refused upload writes nothing. */
 const UPLOADABLE: ReadonlySet<number> = new Set([ORDER.RFI, ORDER.DOCUMENTS, ORDER.PENDING_PAYMENT, ORDER.PAY_IN_PENDING]);
@@ -58,7 +58,7 @@ interface Upload {
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The fields of the form (plain parts named `orderId`, `orderType`) as parameters with §1.1's
+ * The fields of the form (plain parts named `orderId`, `orderType`) as parameters under docs/merchant-payments.md "Requests"
  * rules, so that `orderId` reads alike from the form and from the query.
  */
 function formParams(parts: readonly MultipartPart[]): MerchantParams {
@@ -79,14 +79,14 @@ function formParams(parts: readonly MultipartPart[]): MerchantParams {
   return MerchantParams.parse('', Buffer.from(pairs.join('&'), 'utf8'), 'application/x-www-form-urlencoded');
 }
 
-/** The client's name without any path (RFC 7578 §4.2); the stored name when none was sent. */
+/** The client's name without any path (RFC 7578 section 4.2); the stored name when none was sent. */
 function displayName(filename: string | undefined, sha256: string, type: FileType): string {
   const base = (filename ?? '').split(/[/\\]/).pop()?.trim() ?? '';
   if ([...base].length > MAX_FILE_NAME_CHARS) refuse('PARAM_EXCEEDS_LIMIT_LENGTH', `files name exceeds ${MAX_FILE_NAME_CHARS} characters`);
   return base === '' ? `${sha256}.${type.ext}` : base;
 }
 
-/** The `files` parts, checked in order of §2.7: count (-4010 none, -4012 over 5), size (-4011), type by content (-4010). */
+/** The `files` parts, checked in order of docs/merchant-payments.md "Endpoints served": count (-4010 none, -4012 over 5), size (-4011), type by content (-4010). */
 function uploadsOf(parts: readonly MultipartPart[]): Upload[] {
   // A browser form with no file chosen sends an empty part with `filename=""`: no file.
   const files = parts.filter((p) => p.name === FILES && !(p.filename === '' && p.data.length === 0));
@@ -156,7 +156,7 @@ async function storeFile(dir: string, upload: Upload): Promise<void> {
 async function uploadInvoice(ctx: MerchantContext): Promise<unknown> {
   const parts = parseMultipart(ctx.params.rawBody, ctx.params.contentType);
   const form = formParams(parts);
-  // §1.1: a parameter in the query and the body takes the query's value.
+  // docs/merchant-payments.md "Requests": a parameter in the query and the body takes the query's value.
   const from = (name: string): MerchantParams => (ctx.params.has(name) ? ctx.params : form);
   const orderId = from('orderId').int('orderId', { required: true, min: 1 });
   const kind = from('orderType').enumOf('orderType', ORDER_KINDS);
@@ -180,7 +180,7 @@ async function uploadInvoice(ctx: MerchantContext): Promise<unknown> {
   return true;
 }
 
-/** B35 (spec/area-b.md §2.7). */
+/** B35 (docs/merchant-payments.md "Endpoints served"). */
 export function invoiceEndpoints(): MerchantEndpoint[] {
   return [
     {

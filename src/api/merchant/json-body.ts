@@ -1,5 +1,5 @@
 /**
- * JSON of area B requests (spec/area-b.md §1.1), read so that every number keeps its source text.
+ * JSON of area B requests (docs/merchant-payments.md "Requests"), read so that every number keeps its source text.
  * `JSON.parse` turns `0.10` into 0.1, `1e3` into 1000 and an 18-digit CLABE into a rounded float,
  * and Node 20's reviver does not see the source text, so the decimal rules could not be applied to
  * what the client actually sent. This reader validates RFC 8259 itself and keeps the literals.
@@ -19,7 +19,7 @@ const MAX_DEPTH = 32;
 const BODY = 'body';
 
 const WHITESPACE = /[ \t\n\r]*/y;
-/** Unescaped characters are U+0020 and above except `"` and `\` (RFC 8259 §7). */
+/** Unescaped characters are U+0020 and above except `"` and `\` (RFC 8259 section 7). */
 const STRING = /"(?:[ !#-[\]-\uFFFF]|\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4}))*"/y;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const LITERAL = /true|false|null/y;

@@ -1,5 +1,5 @@
 /**
- * Who may call an area B endpoint, and how often (spec/area-b.md §1.2, §7, §9.1): the IP ban, the
+ * Who may call an area B endpoint, and how often (docs/merchant-payments.md "Getting a token", docs/merchant-payments.md "The simulator and the sandbox API", docs/merchant-payments.md "Rate limits"): the IP ban, the
  * endpoint's `MerchantAuth`, then its rate-limit bucket. Signatures, whitelists, counters and bans
  * are area A's (signature.ts, ip-whitelist.ts, rate-limiter.ts); only the answers are area B's.
  */
@@ -15,7 +15,7 @@ import { IpBannedError } from './envelope.js';
 import type { MerchantEndpoint } from './merchant-endpoint.js';
 import { keyAllowsIp, resolveToken } from './token.js';
 
-/** §9.1 limits, per fixed minute. */
+/** docs/merchant-payments.md "Rate limits" limits, per fixed minute. */
 export const MERCHANT_LIMITS = {
   /** B0, per API key. */
   tokenPerKey: 10,
@@ -27,7 +27,7 @@ export const MERCHANT_LIMITS = {
   basePerIp: 1200,
 } as const;
 
-/** B0's `recvWindow` (§1.2): default 5000, at most 60000; a timestamp may lead the clock by 1 s. */
+/** B0's `recvWindow` (docs/merchant-payments.md "Getting a token"): default 5000, at most 60000; a timestamp may lead the clock by 1 s. */
 const DEFAULT_RECV_WINDOW_MS = 5000;
 const MAX_RECV_WINDOW_MS = 60_000;
 const MAX_CLOCK_LEAD_MS = 1000;
@@ -35,7 +35,7 @@ const MAX_CLOCK_LEAD_MS = 1000;
 const TIMESTAMP = /^[0-9]{1,15}$/;
 const BEARER = 'Bearer ';
 
-/** Who is calling: the token's user, the operator (§7, `userId` 0), or nobody (a base read). */
+/** Who is calling: the token's user, the operator (docs/merchant-payments.md "The simulator and the sandbox API", `userId` 0), or nobody (a base read). */
 export interface Caller {
   userId: number;
   admin: boolean;
@@ -101,7 +101,7 @@ export class MerchantGate {
         try {
           caller = this.tokenCaller(request);
         } catch {
-          // §1.2 "Base reads": a public read does not fail on a stale header.
+          // docs/merchant-payments.md "Getting a token": a public read does not fail on a stale header.
           caller = undefined;
         }
         if (caller === undefined) {
@@ -156,7 +156,7 @@ export class MerchantGate {
     return { userId: record.userId, admin: false, apiKey: record.apiKey };
   }
 
-  /** B0: the checks of §1.2 "Checks in order", each with its code. */
+  /** B0: the checks of docs/merchant-payments.md "Getting a token", each with its code. */
   private checkSignedKey(request: GateRequest, headers: Record<string, string>): Caller {
     const { exchange } = this.deps;
     const apiKey = headerText(request.headers, 'x-bh-apikey');
@@ -186,7 +186,7 @@ export class MerchantGate {
     return { userId: key.userId, admin: false, apiKey: key.apiKey };
   }
 
-  /** `recvWindow`: 1–60000 ms, default 5000; anything else is -4010 (§1.2 names no code for it). */
+  /** `recvWindow`: 1–60000 ms, default 5000; anything else is -4010 (docs/merchant-payments.md "Getting a token" names no code for it). */
   private recvWindow(text: string | undefined): number {
     if (text === undefined) return DEFAULT_RECV_WINDOW_MS;
     const value = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;

@@ -4,13 +4,13 @@ import type { MerchantParams } from './merchant-params.js';
 import type { JsonSchema } from '../response-schema.js';
 
 /**
- * How an area B endpoint is reached (spec/area-b.md §2.0): `KEY` API key + signature (B0),
+ * How an area B endpoint is reached (docs/merchant-payments.md "Endpoints served"): `KEY` API key + signature (B0),
  * `TOKEN` `X-BH-TOKEN`, `OPTIONAL_TOKEN` a token if valid, else none (`/v2/base/*`), `SANDBOX`
- * §7: a token while `BOURSE_SANDBOX=1`, the operator's bearer token always.
+ * docs/merchant-payments.md "The simulator and the sandbox API": a token while `BOURSE_SANDBOX=1`, the operator's bearer token always.
  */
 export type MerchantAuth = 'KEY' | 'TOKEN' | 'OPTIONAL_TOKEN' | 'SANDBOX';
 
-/** Rate-limit buckets of §9.1 besides the user's general one. */
+/** Rate-limit buckets of docs/merchant-payments.md "Rate limits" besides the user's general one. */
 export type MerchantBucket = 'general' | 'quote';
 
 export interface MerchantContext {
@@ -18,9 +18,9 @@ export interface MerchantContext {
   /** Path parameters by name, as sent (handlers parse them). */
   path: Readonly<Record<string, string>>;
   exchange: Exchange;
-  /** The caller's user; 0 for an operator call on §7 (any object, `userId` from the query where needed). */
+  /** The caller's user; 0 for an operator call on docs/merchant-payments.md "The simulator and the sandbox API" (any object, `userId` from the query where needed). */
   userId: number;
-  /** True for an operator (admin bearer) call on §7. */
+  /** True for an operator (admin bearer) call on docs/merchant-payments.md "The simulator and the sandbox API". */
   admin: boolean;
   /** The API key behind the token (or that signed B0); "" for operator calls and anonymous reads. */
   apiKey: string;
@@ -34,12 +34,12 @@ export interface MerchantContext {
    * without a data directory (some tests), where B35 refuses to store anything.
    */
   dataDir?: string;
-  /** §6.3: the deployment's webhook public key, base64 DER SPKI, shown by B36–B38. */
+  /** docs/webhooks.md "Verifying the signature": the deployment's webhook public key, base64 DER SPKI, shown by B36–B38. */
   webhookPublicKey: string;
 }
 
 export interface MerchantEndpoint {
-  /** The spec's number, e.g. "B13", or "S…" for a §7 route. */
+  /** The spec's number, e.g. "B13", or "S…" for a docs/merchant-payments.md "The simulator and the sandbox API" route. */
   id: string;
   summary: string;
   method: HttpMethod;
@@ -51,7 +51,7 @@ export interface MerchantEndpoint {
   /** Requests this call counts for in its bucket (B35: 5). */
   cost?: number;
   /**
-   * B35: the body may be `multipart/form-data` up to 26 MiB (else 1 MiB, §1.1); the handler reads
+   * B35: the body may be `multipart/form-data` up to 26 MiB (else 1 MiB, docs/merchant-payments.md "Requests"); the handler reads
    * the files from `params.rawBody` / `params.contentType`, and `params` then holds the query only.
    */
   multipart?: boolean;
@@ -60,6 +60,6 @@ export interface MerchantEndpoint {
   response: JsonSchema;
   /** A typical `data`, shown in the reference (tests check it against `response`). */
   example: unknown;
-  /** Returns `data` of the §1.3 envelope. */
+  /** Returns `data` of the docs/merchant-payments.md "Answers and errors" envelope. */
   handler: (ctx: MerchantContext) => Promise<unknown> | unknown;
 }

@@ -1,5 +1,5 @@
 /**
- * Request parameters of area B (spec/area-b.md §1.1): the raw query and the body become one set of
+ * Request parameters of area B (docs/merchant-payments.md "Requests"): the raw query and the body become one set of
  * values, and typed readers turn a value into what a handler needs or throw the PaymentError the
  * spec names. Rules: the query wins over the body; `""` and `null` are absent; unknown names are
  * ignored; a body that does not parse, or a JSON body that is not one object, is -4010 "body".
@@ -26,7 +26,7 @@ export interface IntOptions extends Presence {
 }
 
 export interface DecOptions extends Presence {
-  /** Limits (§3.6) are ≥ 0 with `0` = no cap; amounts must be > 0 (the default). */
+  /** Limits (docs/merchant-payments.md "Amount limits") are ≥ 0 with `0` = no cap; amounts must be > 0 (the default). */
   readonly allowZero?: boolean;
 }
 
@@ -40,7 +40,7 @@ export interface TimeRange {
   endTime?: number;
 }
 
-/** §1.4: `pageSize` above this is clamped (a client asking for "everything" still works). */
+/** docs/merchant-payments.md "Answers and errors": `pageSize` above this is clamped (a client asking for "everything" still works). */
 export const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 10;
 
@@ -86,7 +86,7 @@ function bodyLookup(rawBody: Buffer, contentType: string | undefined, multipart:
   return (name) => json.get(name);
 }
 
-/** A value counts only if it says something: `null`, `""` and blanks are absent (§1.1). */
+/** A value counts only if it says something: `null`, `""` and blanks are absent (docs/merchant-payments.md "Requests"). */
 function isAbsent(value: JsonValue | undefined): value is undefined | null {
   return value === undefined || value === null || (typeof value === 'string' && value.trim().length === 0);
 }
@@ -109,7 +109,7 @@ export class MerchantParams {
     return new MerchantParams(query, bodyLookup(rawBody, contentType, options.multipart === true), rawBody, contentType ?? '');
   }
 
-  /** True when the parameter is present (not absent by §1.1) in the query or the body. */
+  /** True when the parameter is present (not absent by docs/merchant-payments.md "Requests") in the query or the body. */
   has(name: string): boolean {
     return this.value(name) !== undefined;
   }
@@ -198,7 +198,7 @@ export class MerchantParams {
     return found as ReadResult<T, O>;
   }
 
-  /** `currentPage` (default 1) and `pageSize` (default 10, above 1000 clamped), §1.4. */
+  /** `currentPage` (default 1) and `pageSize` (default 10, above 1000 clamped), docs/merchant-payments.md "Answers and errors". */
   paging(): Paging {
     const currentPage = this.int('currentPage', { min: 1 }) ?? 1;
     const pageSize = this.int('pageSize', { min: 1 }) ?? DEFAULT_PAGE_SIZE;
@@ -216,7 +216,7 @@ export class MerchantParams {
     return range;
   }
 
-  /** The value by §1.1: the query's if present, else the body's; absent values are undefined. */
+  /** The value by docs/merchant-payments.md "Requests": the query's if present, else the body's; absent values are undefined. */
   private value(name: string): JsonValue | undefined {
     const fromQuery = this.query.get(name);
     if (!isAbsent(fromQuery)) return fromQuery;

@@ -1,5 +1,5 @@
 /**
- * Area B on Fastify (spec/area-b.md §1, §9.1): every MerchantEndpoint of the registry becomes a
+ * Area B on Fastify (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Rate limits"): every MerchantEndpoint of the registry becomes a
  * route that admits the caller (ban, auth, rate limit), reads the parameters, runs the handler
  * and answers in the envelope. Unknown paths and methods under area B's prefixes are 404 -1000 in
  * that envelope; app.ts asks `isMerchantPath` to choose between the two areas' formats.
@@ -16,11 +16,11 @@ import { MerchantGate } from './merchant-auth.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
 import { MerchantParams } from './merchant-params.js';
 
-/** §1.1: bodies up to 1 MiB, multipart (B35) up to 26 MiB; over → -4011. */
+/** docs/merchant-payments.md "Requests": bodies up to 1 MiB, multipart (B35) up to 26 MiB; over → -4011. */
 export const MERCHANT_BODY_LIMIT_BYTES = 1024 * 1024;
 export const MULTIPART_BODY_LIMIT_BYTES = 26 * 1024 * 1024;
 
-/** Path prefixes area B owns (§1.3); nothing of area A lives under them. */
+/** Path prefixes area B owns (docs/merchant-payments.md "Answers and errors"); nothing of area A lives under them. */
 const MERCHANT_PREFIXES = ['/v2', '/openapi/v2', '/sandbox'] as const;
 
 /** True when `url` (path and query) is under `/v2`, `/openapi/v2` or `/sandbox`: answered in the area B envelope. */
@@ -47,7 +47,7 @@ export interface MerchantRouteDeps {
   publicBaseUrl: () => string;
   /** `BOURSE_DATA`, where B35 keeps uploads; optional so that apps built without one (tests) need not invent it. */
   dataDir?: string;
-  /** §6.3 `publicKey`; "" in apps built without the key (tests that register no webhook). */
+  /** docs/webhooks.md "Verifying the signature" `publicKey`; "" in apps built without the key (tests that register no webhook). */
   webhookPublicKey?: string;
 }
 

@@ -115,7 +115,7 @@ function listAccounts(ctx: MerchantContext): unknown {
   return pageOf(accounts, paging, 'data', (a) => merchantAccountView(ctx.exchange.core, a, ctx.exchange.clock()));
 }
 
-/** B13–B16 (spec/area-b.md §2.3). */
+/** B13–B16 (docs/merchant-payments.md "Endpoints served"). */
 export function merchantEndpoints(): MerchantEndpoint[] {
   return [
     {

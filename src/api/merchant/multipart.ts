@@ -1,6 +1,6 @@
 /**
- * A small, strict `multipart/form-data` reader for B35 (spec/area-b.md §1.1, §2.7; RFC 7578 over
- * RFC 2046 §5.1.1): the boundary from the Content-Type, then parts with a `form-data`
+ * A small, strict `multipart/form-data` reader for B35 (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Endpoints served"; RFC 7578 over
+ * RFC 2046 section 5.1.1): the boundary from the Content-Type, then parts with a `form-data`
  * Content-Disposition (`name`, optional `filename`) and an optional Content-Type. Lines end in CRLF
  * only; a body that does not follow the grammar, or stops before its close delimiter, is refused
  * with -4010 ("body …"), never guessed at. Bounded: at most `maxParts` parts (more → -4012, the
@@ -150,7 +150,7 @@ function partHeaders(block: Buffer): PartHeaders {
   let contentType: string | undefined;
   for (const line of text.split('\r\n')) {
     if (/[\r\n\0]/.test(line)) malformed('has a part header line not ended by CRLF');
-    // Obsolete line folding (RFC 9110 §5.5) is refused rather than unfolded.
+    // Obsolete line folding (RFC 9110 section 5.5) is refused rather than unfolded.
     if (line.startsWith(' ') || line.startsWith('\t')) malformed('has a folded part header');
     const colon = line.indexOf(':');
     const name = colon < 0 ? '' : line.slice(0, colon);
@@ -166,7 +166,7 @@ function partHeaders(block: Buffer): PartHeaders {
         contentType = value;
         break;
       case 'content-transfer-encoding':
-        // RFC 7578 §4.7: deprecated; an encoding other than identity would change the bytes.
+        // RFC 7578 section 4.7: deprecated; an encoding other than identity would change the bytes.
         if (!['binary', '8bit', '7bit'].includes(value.toLowerCase())) malformed(`has a part in Content-Transfer-Encoding ${value}`);
         break;
       default:

@@ -23,7 +23,7 @@ function clientIdOf(ctx: MerchantContext): string {
   return clientId ?? '';
 }
 
-/** The request of B29–B31 (and §7 place-on-behalf) from the parameters: syntax only, the core checks the rest. */
+/** The request of B29–B31 (and docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf) from the parameters: syntax only, the core checks the rest. */
 export function orderRequest(ctx: MerchantContext, kind: OrderKindName): OrderRequest {
   const { params } = ctx;
   if (kind === 'fiat_to_fiat') {
@@ -54,7 +54,7 @@ export function orderRequest(ctx: MerchantContext, kind: OrderKindName): OrderRe
   return { kind, ...base, cryptoAmount: params.dec('cryptoAmount', accuracyOf(ctx, crypto), { required: true }), userPaymentId: params.int('userPaymentId', { required: true }) };
 }
 
-/** Creates an order of `kind` for the caller: B29–B31, or §7 place-on-behalf (`onBehalf`, status 30). */
+/** Creates an order of `kind` for the caller: B29–B31, or docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf (`onBehalf`, status 30). */
 export function createOrder(kind: OrderKindName, onBehalf: boolean): (ctx: MerchantContext) => Promise<unknown> {
   return async (ctx) => {
     const order = orderRequest(ctx, kind);
@@ -71,7 +71,7 @@ const quoteView = (price: string, quote: Quote | undefined): Record<string, stri
   expireTime: quote === undefined ? '' : String(quote.expireTime),
 });
 
-/** `createQuoteId` needs `amount` (§2.5): a locked price is honest only for the depth it was computed on. */
+/** `createQuoteId` needs `amount` (docs/merchant-payments.md "Endpoints served"): a locked price is honest only for the depth it was computed on. */
 function quoteAmount(ctx: MerchantContext, from: string): { amount: string | undefined; create: boolean } {
   const amount = ctx.params.dec('amount', accuracyOf(ctx, from));
   const create = ctx.params.bool('createQuoteId') ?? false;
@@ -114,7 +114,7 @@ async function cryptoQuote(ctx: MerchantContext): Promise<unknown> {
   return quoteView(shown, quote);
 }
 
-/** B23: fiat → fiat through USDT (§4.1). */
+/** B23: fiat → fiat through USDT (docs/merchant-payments.md "Quotes and orders"). */
 async function fiatQuote(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
   const onRampCountry = params.str('onRampCountry', { required: true, max: 64 });
@@ -213,14 +213,14 @@ const COMMON_CREATE: readonly ParamDoc[] = [
   { name: 'quoteId', type: 'STRING', description: 'a quote of B22/B23 with createQuoteId' },
 ];
 
-/** The parameters of each kind's create, for B29–B31 and §7 place-on-behalf. */
+/** The parameters of each kind's create, for B29–B31 and docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf. */
 export const CREATE_PARAMS: Readonly<Record<OrderKindName, readonly ParamDoc[]>> = {
   fiat_to_crypto: [...F2C_PARAMS, ...COMMON_CREATE],
   crypto_to_fiat: [...C2F_PARAMS, ...COMMON_CREATE],
   fiat_to_fiat: [...F2F_PARAMS, ...COMMON_CREATE],
 };
 
-/** B22, B23, B29–B34 (spec/area-b.md §2.5, §2.7). */
+/** B22, B23, B29–B34 (docs/merchant-payments.md "Endpoints served"). */
 export function orderEndpoints(): MerchantEndpoint[] {
   const quoteParams: ParamDoc[] = [
     { name: 'amount', type: 'DECIMAL', description: 'in `from` units' },

@@ -14,7 +14,7 @@ function accuracyOf(ctx: MerchantContext, fiat: string): number {
   return fiatSpec(ctx.exchange.core.payments.config, fiat)?.accuracy ?? 2;
 }
 
-/** `clientId` of §9.2: 1–64 of `A-Za-z0-9_-.:`. */
+/** `clientId` of docs/merchant-payments.md "Idempotency": 1–64 of `A-Za-z0-9_-.:`. */
 function clientIdOf(ctx: MerchantContext, required: boolean): string {
   const clientId = ctx.params.str('clientId', { required, max: 64 });
   if (clientId !== undefined && !CLIENT_ID_PATTERN.test(clientId)) refuse('PARAM_IS_INVALID', 'clientId must be 1-64 of A-Za-z0-9_-.:');
@@ -62,7 +62,7 @@ function transferFee(ctx: MerchantContext): unknown {
   const spec = fiatSpec(config, fiat);
   if (spec === undefined) refuse('FIAT_INVALID', `Fiat ${fiat} is not supported`);
   const fee = config.transferFees.find((f) => f.fiat === fiat) ?? { feeType: 0, fee: '0' };
-  // A fixed fee is money (exact accuracy); a fraction is shown as configured (§2.4 B19).
+  // A fixed fee is money (exact accuracy); a fraction is shown as configured (docs/merchant-payments.md "Endpoints served" B19).
   return { fiat, feeType: fee.feeType, fee: fee.feeType === 0 ? formatFixed(unitsOf(fee.fee, spec.accuracy) ?? 0n, spec.accuracy) : fee.fee };
 }
 
@@ -103,7 +103,7 @@ function fundingRecords(ctx: MerchantContext): unknown {
   return { currentPage: paging.currentPage, size: paging.pageSize, total, data: rows.map(fundingView) };
 }
 
-/** B17–B21 (spec/area-b.md §2.4). */
+/** B17–B21 (docs/merchant-payments.md "Endpoints served"). */
 export function pendingFundEndpoints(): MerchantEndpoint[] {
   const paging = [
     { name: 'currentPage', type: 'INT' },

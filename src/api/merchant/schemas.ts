@@ -1,5 +1,5 @@
 /**
- * The answers of area B as JSON Schemas of `data` (spec/area-b.md §1.5, §2, §7), with an example of
+ * The answers of area B as JSON Schemas of `data` (docs/merchant-payments.md "Values and rounding", docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "The simulator and the sandbox API"), with an example of
  * each: the shapes several endpoints share (merchant, account, beneficiary, funding record, order,
  * quote, webhook, …) are written once here, and every registry entry takes its `response` and
  * `example` from `ANSWERS`. The schema test (test/api/merchant/response-schemas.test.ts) checks real
@@ -18,7 +18,7 @@ export interface Answer {
 
 // ── Scalars of area B ────────────────────────────────────────────────────────────────────────────
 
-/** §1.5 "Time": ms since the epoch as a string of digits. */
+/** docs/merchant-payments.md "Values and rounding": ms since the epoch as a string of digits. */
 const msText: JsonSchema = { type: 'string', pattern: '^[0-9]+$', description: 'ms since the Unix epoch, as a string' };
 /** A time that may not have happened yet: ms as a string, or "" (0 on the inside). */
 const msTextOrEmpty: JsonSchema = { type: 'string', pattern: '^([0-9]+)?$', description: 'ms since the Unix epoch as a string, or "" when not (yet) set' };
@@ -36,7 +36,7 @@ const beneficiaryStatus = described(oneOfValues([1, 2, 3]), '1 valid, 2 authenti
 const fundingStatus = described(oneOfValues([1, 2, 3]), '1 pending, 2 completed, 3 canceled');
 const webhookStatus = oneOfValues(Object.values(WEBHOOK_STATUS));
 
-/** §1.4 page: `listKey` holds the rows. */
+/** docs/merchant-payments.md "Answers and errors" page: `listKey` holds the rows. */
 function page(listKey: 'data' | 'record', row: JsonSchema): JsonSchema {
   return object({ currentPage: integer, size: integer, total: integer, [listKey]: arrayOf(row) });
 }
@@ -50,7 +50,7 @@ function pageExample(listKey: 'data' | 'record', rows: readonly unknown[]): Reco
 const T = 1750000000000;
 const ms = (offset = 0): string => String(T + offset);
 
-/** B14 rows, §7 KYC and limits. */
+/** B14 rows, docs/merchant-payments.md "The simulator and the sandbox API" KYC and limits. */
 export const merchantSchema = object({
   merchantId: integer,
   country: countryName,
@@ -88,7 +88,7 @@ const merchantExample = {
   updateTime: ms(1200),
 };
 
-/** B16 rows, §7 account review. */
+/** B16 rows, docs/merchant-payments.md "The simulator and the sandbox API" account review. */
 export const merchantAccountSchema = object({
   merchantId: integer,
   fiat: fiatCode,
@@ -120,7 +120,7 @@ const merchantAccountExample = {
   updateTime: ms(2100),
 };
 
-/** B26 rows, §7 beneficiary review. */
+/** B26 rows, docs/merchant-payments.md "The simulator and the sandbox API" beneficiary review. */
 export const beneficiarySchema = object({
   id: described(integer, 'userPaymentId'),
   merchantId: integer,
@@ -153,7 +153,7 @@ const beneficiaryExample = {
   createTime: T + 3000,
 };
 
-/** B21 rows, §7 funding settlement. */
+/** B21 rows, docs/merchant-payments.md "The simulator and the sandbox API" funding settlement. */
 export const fundingRecordSchema = object({
   txId: integer,
   merchantId: integer,
@@ -187,7 +187,7 @@ const fundingRecordExample = {
   updateTime: ms(4500),
 };
 
-/** B10, §7 user limit. */
+/** B10, docs/merchant-payments.md "The simulator and the sandbox API" user limit. */
 const userAccountSchema = object({ userId: integer, country: countryName, companyName: string, kycPassed: boolean, monthLimit: decimal, monthUsed: decimal });
 const userAccountExample = { userId: 12, country: 'Mexico', companyName: 'ops@acme.mx', kycPassed: true, monthLimit: '250000.00', monthUsed: '1000.00' };
 
@@ -201,7 +201,7 @@ const quoteSchema = object({
 const orderTail = {
   quoteId: string,
   remark: string,
-  failCode: described(integer, '0, or a §5.8 code'),
+  failCode: described(integer, '0, or a docs/merchant-payments.md "Failure codes" code'),
   failReason: string,
   createTime: msText,
   updateTime: msText,
@@ -258,7 +258,7 @@ function globalOrderSchema(listed: boolean): JsonSchema {
   });
 }
 
-/** B33 and the §7 order actions: the order as its last committed state wrote it. */
+/** B33 and the docs/merchant-payments.md "The simulator and the sandbox API" order actions: the order as its last committed state wrote it. */
 export const orderSchema = anyOf(cryptoOrderSchema(false), globalOrderSchema(false));
 const orderRowSchema = anyOf(cryptoOrderSchema(true), globalOrderSchema(true));
 
@@ -379,7 +379,7 @@ const webhookEventExample = {
   deliveries: [{ attempt: 1, time: ms(5050), url: 'https://merchant.example/hooks/bourse', httpStatus: 200, durationMs: 38, result: 'SUCCESS', error: '' }],
 };
 
-/** §7 modes. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" modes. */
 const modesSchema = object({
   kyc: oneOfValues(['approve', 'reject', 'manual']),
   accountReview: oneOfValues(['approve', 'reject', 'manual']),
@@ -391,14 +391,14 @@ const modesSchema = object({
 });
 const modesExample = { kyc: 'approve', accountReview: 'approve', beneficiaryReview: 'approve', orderReview: 'approve', payout: 'success', payoutFailCode: -7001, deposit: 'complete' };
 
-/** §7 bank arrival (deposit, or an order's pay-in). */
+/** docs/merchant-payments.md "The simulator and the sandbox API" bank arrival (deposit, or an order's pay-in). */
 const arrivalSchema = object({
   result: described(oneOfValues(['ORDER_PAID', 'REFUND', 'DEPOSIT']), 'what the arrival became'),
   orderId: described(string, 'the order paid or refunded, "" for a deposit'),
   txId: described(integer, 'the funding record, 0 when an order was paid'),
 });
 
-/** B29–B31, §7 place-on-behalf. */
+/** B29–B31, docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf. */
 const createdOrderSchema = object({ orderId: described(integer, 'a number here, a string in B33/B34') });
 
 const paymentRow = object({ paymentId: integer, fiatFee: decimal, paymentType: described(constant(1), 'automatic') });

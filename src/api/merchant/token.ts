@@ -1,5 +1,5 @@
 /**
- * Tokens of area B (spec/area-b.md §1.2): B0 issues one for a signed API key; every other call but
+ * Tokens of area B (docs/merchant-payments.md "Getting a token"): B0 issues one for a signed API key; every other call but
  * `/v2/base/*` presents it in `X-BH-TOKEN`. Only its SHA-256 is kept, so a copied database holds no
  * usable token; the token itself exists only in B0's answer.
  */
@@ -62,13 +62,13 @@ export function resolveToken(scope: TokenScope, header: string | string[] | unde
   return record;
 }
 
-/** B0's answer; `expireTime` in ms as a string (§1.5 "Time"). */
+/** B0's answer; `expireTime` in ms as a string (docs/merchant-payments.md "Values and rounding"). */
 export interface IssuedToken {
   token: string;
   expireTime: string;
 }
 
-/** B0, reached only after the key checks of §1.2 passed (the route's `KEY` auth). */
+/** B0, reached only after the key checks of docs/merchant-payments.md "Getting a token" passed (the route's `KEY` auth). */
 async function issueToken(ctx: MerchantContext): Promise<IssuedToken> {
   const token = randomUUID();
   const issued = await ctx.exchange.submit<{ expireTime: number }>({ type: 'issueToken', apiKey: ctx.apiKey, tokenHash: hashToken(token) });

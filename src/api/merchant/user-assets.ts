@@ -8,7 +8,7 @@ import { ANSWERS } from './schemas.js';
 import { callerMerchant } from './merchants.js';
 import { monthUsed } from './views.js';
 
-/** B12 per chain: token type, minimum (in units of the crypto's accuracy), confirmations (§2.2). */
+/** B12 per chain: token type, minimum (in units of the crypto's accuracy), confirmations (docs/merchant-payments.md "Endpoints served"). */
 interface ChainFacts {
   tokenType: string;
   minQuantity: string;
@@ -96,7 +96,7 @@ function depositAddress(ctx: MerchantContext): unknown {
   };
 }
 
-/** B10–B12 (spec/area-b.md §2.2). */
+/** B10–B12 (docs/merchant-payments.md "Endpoints served"). */
 export function userAssetEndpoints(): MerchantEndpoint[] {
   return [
     { id: 'B10', summary: 'User details and monthly limit', method: 'GET', path: '/v2/user/account', auth: 'TOKEN', params: [], ...ANSWERS.B10, handler: userAccount },

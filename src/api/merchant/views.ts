@@ -1,5 +1,5 @@
 /**
- * Area B objects as the wire shows them (spec/area-b.md §1.5, §2): every documented field present,
+ * Area B objects as the wire shows them (docs/merchant-payments.md "Values and rounding", docs/merchant-payments.md "Endpoints served"): every documented field present,
  * money with exactly its currency's accuracy, times as ms strings except where a table says number.
  */
 import type { ExchangeCore } from '../../exchange/exchange-core.js';
@@ -10,10 +10,10 @@ import type { Beneficiary, Merchant, MerchantAccount } from '../../payments/mode
 import type { FundingRecordRow } from '../../store/store.js';
 import type { Paging } from './merchant-params.js';
 
-/** Area B time: ms as a string (§1.5). */
+/** Area B time: ms as a string (docs/merchant-payments.md "Values and rounding"). */
 export const msText = (ms: number): string => String(ms);
 
-/** Committed volume of a §3.6 counter in the window of `now`, as money with `accuracy` decimals. */
+/** Committed volume of a docs/merchant-payments.md "Amount limits" counter in the window of `now`, as money with `accuracy` decimals. */
 function usedText(core: ExchangeCore, key: string, accuracy = LIMIT_ACCURACY): string {
   return formatFixed(used(core.payments.state, key), accuracy);
 }
@@ -111,13 +111,13 @@ export function fundingView(r: FundingRecordRow): Record<string, unknown> {
   };
 }
 
-/** §1.4 page of an in-memory list, newest first (the caller sorts). */
+/** docs/merchant-payments.md "Answers and errors" page of an in-memory list, newest first (the caller sorts). */
 export function pageOf<T>(items: readonly T[], paging: Paging, listKey: 'data' | 'record', view: (item: T) => unknown): Record<string, unknown> {
   const start = (paging.currentPage - 1) * paging.pageSize;
   return { currentPage: paging.currentPage, size: paging.pageSize, total: items.length, [listKey]: items.slice(start, start + paging.pageSize).map(view) };
 }
 
-/** Newest first: `createTime`, then id, descending (§1.4). */
+/** Newest first: `createTime`, then id, descending (docs/merchant-payments.md "Answers and errors"). */
 export function newestFirst<T extends { createTime: number }>(id: (item: T) => number): (a: T, b: T) => number {
   return (a, b) => b.createTime - a.createTime || id(b) - id(a);
 }

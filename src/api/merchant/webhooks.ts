@@ -9,7 +9,7 @@ import { ANSWERS } from './schemas.js';
 import { linkToken } from './merchants.js';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
-/** B38 takes the legacy 1 and 2 as synonyms of 10 and 20 (§2.8). */
+/** B38 takes the legacy 1 and 2 as synonyms of 10 and 20 (docs/webhooks.md "Registering"). */
 const STATUS_INPUT: ReadonlyMap<number, number> = new Map([
   [1, WEBHOOK_STATUS.ACTIVE],
   [2, WEBHOOK_STATUS.DISABLED],
@@ -37,7 +37,7 @@ export function webhookEventView(row: WebhookEventRow): Record<string, unknown> 
   };
 }
 
-/** §6.1: absolute http(s), at most 512 characters; https only when `BOURSE_SANDBOX=0`. */
+/** docs/webhooks.md "Registering": absolute http(s), at most 512 characters; https only when `BOURSE_SANDBOX=0`. */
 function targetUrl(ctx: MerchantContext, options: { required: boolean }): string | undefined {
   const url = ctx.params.str('url', { required: options.required, max: 512 });
   if (url === undefined) return undefined;
@@ -128,7 +128,7 @@ export async function resendEvent(ctx: Pick<MerchantContext, 'exchange'>, userId
   return row === undefined ? notFound() : webhookEventView(row);
 }
 
-/** B36–B41 (spec/area-b.md §2.8). */
+/** B36–B41 (docs/webhooks.md "Registering"). */
 export function webhookEndpoints(): MerchantEndpoint[] {
   const urlParam = { name: 'url', type: 'STRING', description: 'absolute http(s) URL, at most 512 characters; https only when BOURSE_SANDBOX=0' } as const;
   return [

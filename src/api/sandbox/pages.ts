@@ -1,8 +1,8 @@
 /**
- * The two pages a browser reaches from area B links (spec/area-b.md §3.1, §3.2):
+ * The two pages a browser reaches from area B links (docs/merchant-payments.md "Lifecycles"):
  * `GET /sandbox/kyc/{token}` where a merchant submits KYC (and, in sandbox mode, the reviewer's
  * approve and reject), and `GET /sandbox/verify/{token}` where the terms of a USD or EUR account are
- * accepted. The forms post back to the same path; the commands are the ones §7 uses.
+ * accepted. The forms post back to the same path; the commands are the ones docs/merchant-payments.md "The simulator and the sandbox API" uses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Exchange } from '../../exchange/exchange.js';
@@ -39,7 +39,7 @@ function goneLink(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * The browser return address of §3.1: `callbackUrl?merchantId=<id>&status=<status>`, appended to
+ * The browser return address of docs/merchant-payments.md "Lifecycles": `callbackUrl?merchantId=<id>&status=<status>`, appended to
  * what the merchant's URL already carries, which stays byte for byte as the merchant gave it.
  */
 function callbackOf(merchant: Merchant): string {

@@ -15,7 +15,7 @@ import { beneficiaryView, fundingView, merchantAccountView, merchantView, monthU
 const DECISIONS = ['approve', 'reject'] as const;
 
 /**
- * The user a §7 call acts for: the token's, or for an operator call without an object id the
+ * The user a docs/merchant-payments.md "The simulator and the sandbox API" call acts for: the token's, or for an operator call without an object id the
  * `userId` of the query (required there).
  */
 function subjectUser(ctx: MerchantContext): number {
@@ -73,7 +73,7 @@ async function beneficiaryReview(ctx: MerchantContext): Promise<unknown> {
   return beneficiaryView(ctx.exchange.core, beneficiary);
 }
 
-/** The bank's side of an arrival (§7.2 `/deposits`, `/orders/{id}/pay`): trace number and payer, all optional. */
+/** The bank's side of an arrival (docs/merchant-payments.md "The simulator and the sandbox API" `/deposits`, `/orders/{id}/pay`): trace number and payer, all optional. */
 function arrivalFields(ctx: MerchantContext): { traceNumber: string; payerName: string; payerAccount: string; cardNo: string; taxId: string; description: string } {
   const text = (name: string, max: number): string => ctx.params.str(name, { max }) ?? '';
   return {
@@ -102,7 +102,7 @@ function arrival(ctx: MerchantContext): Promise<unknown> {
   });
 }
 
-/** An area A deposit into the merchant's M (§7.2 `crypto-deposits`), so area A sees it too. */
+/** An area A deposit into the merchant's M (docs/merchant-payments.md "The simulator and the sandbox API" `crypto-deposits`), so area A sees it too. */
 async function cryptoDeposit(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
   const merchantId = params.int('merchantId', { required: true, min: 1 });
@@ -175,8 +175,8 @@ function orderIdOf(ctx: MerchantContext): number {
 }
 
 /**
- * A §7 action on an order: a refusal for a status that does not allow it is -5104 (a stale automatic
- * decision is dropped instead, but a §7 call carries no `due`); the answer is the B33 object after it.
+ * A docs/merchant-payments.md "The simulator and the sandbox API" action on an order: a refusal for a status that does not allow it is -5104 (a stale automatic
+ * decision is dropped instead, but a docs/merchant-payments.md "The simulator and the sandbox API" call carries no `due`); the answer is the B33 object after it.
  */
 function orderAction(command: (ctx: MerchantContext, orderId: number) => Command): (ctx: MerchantContext) => Promise<unknown> {
   return async (ctx) => {
@@ -187,7 +187,7 @@ function orderAction(command: (ctx: MerchantContext, orderId: number) => Command
   };
 }
 
-/** §7 `/orders/{id}/pay`: an arrival with `reference` = the order, by default exactly the amount due. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" `/orders/{id}/pay`: an arrival with `reference` = the order, by default exactly the amount due. */
 async function payOrder(ctx: MerchantContext): Promise<unknown> {
   const orderId = orderIdOf(ctx);
   const order = ctx.exchange.core.payments.state.orders.get(orderId);
@@ -219,10 +219,10 @@ const sandbox = (id: keyof typeof ANSWERS, summary: string, method: MerchantEndp
   return { id, summary, method, path: `/sandbox/v2${path}`, auth: 'SANDBOX', params: [], ...answer, handler };
 };
 
-/** §7 place-on-behalf ids, by kind. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf ids, by kind. */
 const PLACE_IDS = ['S12', 'S13', 'S14'] as const;
 
-/** §7 control API, the part for merchants, accounts, beneficiaries and funds. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" control API, the part for merchants, accounts, beneficiaries and funds. */
 export function sandboxEndpoints(): MerchantEndpoint[] {
   return [
     sandbox('S1', 'Simulator modes', 'GET', '/modes', modes),

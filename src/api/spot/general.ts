@@ -109,7 +109,7 @@ function exchangeInformationExample(rich: boolean): unknown {
   };
 }
 
-/** A3 in its two views: the seed's three filters, or coinsph's richer `/exchangeInfo` (area A §3.1). */
+/** A3 in its two views: the BHEX API's three filters, or coinsph's richer `/exchangeInfo` (docs/spot-api.md "Exchange information"). */
 function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLimitConfig): Record<string, unknown> {
   const core = ctx.exchange.core;
   const symbols = [...core.spot.symbols.values()]

@@ -48,7 +48,7 @@ export function orZero(value: bigint | undefined): string {
   return value === undefined ? '0' : attoText(value);
 }
 
-/** A8's one field set with BHEX and Binance-style names (area A §3.2). */
+/** A8's one field set with BHEX and Binance-style names (docs/spot-api.md "Market data"). */
 export interface Ticker24h {
   time: number;
   openTime: number;

@@ -83,7 +83,7 @@ function depthLevels(state: SymbolState, limit: number): DepthView {
   return view;
 }
 
-/** A5 `limit`: default 100; 0 is the seed's "a lot of data" (1000); over 1000 is clamped (§3.0). */
+/** A5 `limit`: default 100; 0 is BHEX's "a lot of data" (1000); over 1000 is clamped (docs/spot-api.md "Endpoints"). */
 function depthLimit(params: Params): number {
   const limit = readInt(params, 'limit');
   if (limit === undefined) return 100;

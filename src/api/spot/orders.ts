@@ -40,7 +40,7 @@ export function symbolParam(ctx: RequestContext, name = 'symbol', required = fal
   return state;
 }
 
-/** §1.7: recvWindow 1–60000 (else -1130); the request must be inside it now. */
+/** docs/spot-api.md "Timestamp and recvWindow": recvWindow 1–60000 (else -1130); the request must be inside it now. */
 function checkRecvWindow(ctx: RequestContext): { timestamp: number; recvWindow: number | undefined } {
   const recvWindow = readLong(ctx.params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
   const timestamp = readLong(ctx.params, 'timestamp', { required: true });
@@ -49,7 +49,7 @@ function checkRecvWindow(ctx: RequestContext): { timestamp: number; recvWindow: 
   return { timestamp, recvWindow };
 }
 
-/** A11/A12 parameters in the order of area A §4.2 steps 1–4; the core does steps 5–12. */
+/** A11/A12 parameters in the order of docs/spot-api.md "Order validation" steps 1–4; the core does steps 5–12. */
 function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
   const { timestamp, recvWindow } = checkRecvWindow(ctx);
   const params = ctx.params;

@@ -17,7 +17,7 @@ import {
 } from '../response-schema.js';
 
 /**
- * Answer shapes that more than one spot endpoint shares (area A §3), each with a typical value the
+ * Answer shapes that more than one spot endpoint shares (docs/spot-api.md "Endpoints"), each with a typical value the
  * reference shows. Times are strings of digits in records (orders, trades, funding), JSON numbers
  * in market data and A2: that is what the wire carries.
  */
@@ -56,7 +56,7 @@ const ORDER_MEMBERS: Readonly<Record<string, JsonSchema>> = {
   isWorking: boolean,
 };
 
-/** The order record of area A §3.3 (A13, A16, A17, A18). */
+/** The order record of docs/spot-api.md "Orders" (A13, A16, A17, A18). */
 export const orderSchema: JsonSchema = object(ORDER_MEMBERS);
 
 export const orderExample = {
@@ -114,7 +114,7 @@ export const canceledOrderExample = {
   transactTime: '1732579300000',
 };
 
-/** A20's record: coinsph's and the SDKs' field names together (area A §3.4). */
+/** A20's record: coinsph's and the SDKs' field names together (docs/spot-api.md "Deposits and withdrawals"). */
 export const accountTradeSchema: JsonSchema = object({
   id: digits,
   symbol: string,
@@ -155,7 +155,7 @@ export const accountTradeExample = {
   makerRebate: '0',
 };
 
-/** A8's field set with BHEX and Binance-style names (area A §3.2). */
+/** A8's field set with BHEX and Binance-style names (docs/spot-api.md "Market data"). */
 export const ticker24hSchema: JsonSchema = object({
   time: millis,
   openTime: millis,
@@ -315,7 +315,7 @@ export const withdrawalExample = {
   isInternalTransfer: false,
 };
 
-/** The balance flow row of A31 (area A §5.2). */
+/** The balance flow row of A31 (docs/spot-api.md "Balance flow"). */
 export const flowSchema: JsonSchema = object({
   id: digits,
   accountId: digits,

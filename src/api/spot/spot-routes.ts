@@ -7,12 +7,12 @@ import { BourseError } from '../../core/errors.js';
 import { toBourseError } from '../http-errors.js';
 import { bodyKind, parseLenientParams, parseRawParams, readLong, type Params } from '../params.js';
 
-/** area A §1.7: recvWindow 1–60000 wherever it is sent. */
+/** docs/spot-api.md "Timestamp and recvWindow": recvWindow 1–60000 wherever it is sent. */
 const MAX_RECV_WINDOW_MS = 60_000;
 
 /**
  * Query and body exactly as the client sent them: `rawBodyBytes` is the body one character per
- * byte (signatures are over these bytes, area A §1.6), `rawBody` its UTF-8 reading for parameters.
+ * byte (signatures are over these bytes, docs/spot-api.md "Signing"), `rawBody` its UTF-8 reading for parameters.
  */
 export function rawParts(request: FastifyRequest): { rawQuery: string; rawBody: string; rawBodyBytes: string } {
   const url = request.raw.url ?? '';
@@ -36,7 +36,7 @@ export function sendError(reply: FastifyReply, error: unknown, headers: Record<s
 }
 
 /**
- * The core's answer, or -1007 once `ms` have passed (area A §7: "engine silent 10 s"): the command
+ * The core's answer, or -1007 once `ms` have passed (docs/spot-api.md "Errors": "engine silent 10 s"): the command
  * may still be executed later, which is why the message says its status is unknown.
  */
 function withinDeadline(answer: Promise<unknown>, ms: number): Promise<unknown> {
@@ -70,11 +70,11 @@ export function registerSpotRoutes(
       try {
         const { rawQuery, rawBody, rawBodyBytes } = rawParts(request);
         const contentType = request.headers['content-type'];
-        // A body of another type is 415, answered like 404 and 413 before any check of §1.8
-        // (§1.3, §1.8 "except 404/413/415"): the key checks cannot read `timestamp` or `signature`
+        // A body of another type is 415, answered like 404 and 413 before any check of docs/spot-api.md "Order of checks"
+        // (docs/spot-api.md "Methods and parameters", docs/spot-api.md "Order of checks": 404, 413 and 415 come first): the key checks cannot read `timestamp` or `signature`
         // out of it and would answer a misleading -1102.
         const bodyIsJson = bodyKind(rawBody, contentType) === 'json';
-        // A malformed parameter list is answered at the parameter step of §1.8, after the key and
+        // A malformed parameter list is answered at the parameter step of docs/spot-api.md "Order of checks", after the key and
         // signature checks, which read what can be read of it.
         let params: Params;
         let paramsError: unknown;

@@ -5,7 +5,7 @@ import { symbolParam } from './orders.js';
 import { arrayOf } from '../response-schema.js';
 import { accountTradeExample, accountTradeSchema } from './schemas.js';
 
-/** A20 record: coinsph's and the SDKs' field names together (area A §3.4, §9 item 16). */
+/** A20 record: coinsph's and the SDKs' field names together (docs/spot-api.md "Deposits and withdrawals", docs/spot-api.md "Compatibility" item 16). */
 function tradeRecord(row: TradeRow): Record<string, unknown> {
   return {
     id: String(row.tradeId),

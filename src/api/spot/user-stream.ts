@@ -13,7 +13,7 @@ function listenKeyParam(ctx: RequestContext): string {
   return readString(ctx.params, 'listenKey', { pattern: FORMATS.listenKey, required: true });
 }
 
-/** A26–A28 (area A §3.5): listenKeys of the W1 user data stream, bound to the key's account. */
+/** A26–A28 (docs/spot-api.md "User data streams"): listenKeys of the W1 user data stream, bound to the key's account. */
 export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
   return [
     {

@@ -3,7 +3,7 @@ import type { OrderRow } from '../../core/types.js';
 import type { SymbolSpec } from '../../engine/symbol-spec.js';
 import type { FillView } from '../../exchange/order-commands.js';
 
-/** The platform's spot engine id, also a stream symbol prefix (area A §3.1). */
+/** The platform's spot engine id, also a stream symbol prefix (docs/spot-api.md "Exchange information"). */
 export const EXCHANGE_ID = '301';
 
 /** Canonical decimal text of an atto value. */
@@ -20,7 +20,7 @@ export function averagePrice(row: OrderRow, spec: SymbolSpec | undefined): strin
   return formatUnits(quotientUnits(quote, base, scale), scale);
 }
 
-/** The order record of area A §3.3. */
+/** The order record of docs/spot-api.md "Orders". */
 export function orderRecord(row: OrderRow, spec: SymbolSpec | undefined): Record<string, unknown> {
   const isWorking = row.status === 'NEW' || row.status === 'PARTIALLY_FILLED';
   return {

@@ -3,8 +3,8 @@ import { requireKey, type Endpoint } from '../endpoint.js';
 import { arrayOf, boolean, constant, decimal, digits, object, string } from '../response-schema.js';
 
 /**
- * All coins information, as the coins.ph-style wallet API answers it. Not in the seed or area A's
- * tables: ccxt `coinsph` calls it from `loadMarkets()` whenever a key is set, so a client of this
+ * All coins information, as the coins.ph-style wallet API answers it. Not part of the BHEX API
+ * itself: ccxt `coinsph` calls it from `loadMarkets()` whenever a key is set, so a client of this
  * family cannot start without it. Balances are the key's account's.
  */
 export function walletEndpoints(): Endpoint[] {

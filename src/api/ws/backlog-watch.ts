@@ -2,7 +2,7 @@ import { WebSocket } from 'ws';
 
 /**
  * A reader that lets more than its bound wait to be sent is cut off: 1008 (policy violation, as
- * for the message limit of area A §8.2) with this reason. The client may reconnect at once; a
+ * for the message limit of docs/websocket.md "Market stream") with this reason. The client may reconnect at once; a
  * reader that keeps falling behind will be cut off again.
  */
 export const SLOW_READER_CLOSE_CODE = 1008;

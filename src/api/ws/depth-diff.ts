@@ -3,7 +3,7 @@ import type { SymbolState } from '../../exchange/spot-module.js';
 import { levelPairs, levelQty, priceText } from '../spot/market-views.js';
 
 /**
- * Levels per side a diffDepth stream follows: "the whole book" (area A §8.2) up to this bound,
+ * Levels per side a diffDepth stream follows: "the whole book" (docs/websocket.md "Market stream") up to this bound,
  * so one frame stays bounded; a level pushed beyond it is sent as deleted.
  */
 export const MAX_DIFF_LEVELS = 5000;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The listenKeys of area A §3.5: bearer names of one account's user data stream, living in memory
+ * The listenKeys of docs/spot-api.md "User data streams": bearer names of one account's user data stream, living in memory
  * only (a restart ends them, as it ends the sockets using them). At most `MAX_PER_ACCOUNT` live per
  * account, so memory is bounded by the number of accounts.
  */
@@ -112,7 +112,7 @@ export class ListenKeys {
     return true;
   }
 
-  /** Area A §3.5: revoking an API key closes its listenKeys; answers how many died. */
+  /** docs/spot-api.md "User data streams": revoking an API key closes its listenKeys; answers how many died. */
   revokeApiKey(apiKey: string): number {
     const owned = this.byApiKey.get(apiKey);
     if (owned === undefined) return 0;

@@ -1,5 +1,5 @@
 /**
- * Error frames of the market streams (area A §8.2): the platform's codes, as strings, with its
+ * Error frames of the market streams (docs/websocket.md "Market stream"): the platform's codes, as strings, with its
  * `desc` texts. The request that earned one is not applied.
  */
 export const MARKET_ERRORS = {

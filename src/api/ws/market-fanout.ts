@@ -35,7 +35,7 @@ function realtimesKey(item: RealtimesItem): string {
 }
 
 /**
- * Market stream subscriptions and what they are sent (area A §8.2): a snapshot (`"f":true`) on
+ * Market stream subscriptions and what they are sent (docs/websocket.md "Market stream"): a snapshot (`"f":true`) on
  * subscribing; trades as committed; depth, diffDepth, bookTicker, kline and realtimes by the
  * `flush*` methods, which the owner calls once per throttle period and which send only changes.
  */

@@ -12,7 +12,7 @@ export function frameHead(id: RequestId, symbol: string, topic: Topic, params: E
   return JSON.stringify(id === undefined ? fields : { id, ...fields }).slice(0, -1);
 }
 
-/** `{…head,"data":[…],"f":…,"sendTime":…}` (area A §8.2); `dataJson` is the JSON array text. */
+/** `{…head,"data":[…],"f":…,"sendTime":…}` (docs/websocket.md "Market stream"); `dataJson` is the JSON array text. */
 export function frameText(head: string, dataJson: string, first: boolean, sendTime: number): string {
   return `${head},"data":${dataJson},"f":${first},"sendTime":${sendTime}}`;
 }

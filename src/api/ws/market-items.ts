@@ -5,7 +5,7 @@ import type { MarketData, PublicTrade } from '../../market/market-data.js';
 import { bestLevels, levelPairs, ticker24h } from '../spot/market-views.js';
 import { attoText, EXCHANGE_ID } from '../spot/views.js';
 
-/** The `data` items of each market stream topic (area A §8.2), field for field. */
+/** The `data` items of each market stream topic (docs/websocket.md "Market stream"), field for field. */
 
 /** The engine id as realtimes and depth items carry it: a number (the Java SDK reads one). */
 const EXCHANGE_NUMBER = Number(EXCHANGE_ID);

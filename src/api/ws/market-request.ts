@@ -24,7 +24,7 @@ export type ClientMessage =
   | { kind: 'cancel_all'; id: RequestId }
   | { kind: 'error'; error: MarketErrorName; id: RequestId };
 
-/** The engine id a symbol may carry as a prefix (`301.BTCUSDT`, area A §3.1). */
+/** The engine id a symbol may carry as a prefix (`301.BTCUSDT`, docs/spot-api.md "Exchange information"). */
 const EXCHANGE_PREFIX = '301.';
 const LIMIT_PATTERN = /^[0-9]{1,9}$/;
 
@@ -71,7 +71,7 @@ function readSymbols(value: unknown, lookup: (symbol: string) => SymbolState | u
 }
 
 /**
- * Reads one client text of a market socket (area A §8.2): a ping, a request, or the error frame
+ * Reads one client text of a market socket (docs/websocket.md "Market stream"): a ping, a request, or the error frame
  * it earns. Checks run in the order event, topic, params, symbols; the first failure answers.
  */
 export function readClientMessage(text: string, lookup: (symbol: string) => SymbolState | undefined): ClientMessage {

@@ -37,7 +37,7 @@ function textOf(data: RawData): string {
 }
 
 /**
- * Serves one market socket (area A §8.2) until it closes, then drops its subscriptions and calls
+ * Serves one market socket (docs/websocket.md "Market stream") until it closes, then drops its subscriptions and calls
  * `onClosed` once: requests and their errors, pings, the message limit and the idle timeout.
  */
 export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClosed: () => void): void {

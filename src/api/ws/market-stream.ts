@@ -7,12 +7,12 @@ import { MarketFanout, type MarketSource } from './market-fanout.js';
 import { MAX_BUFFERED_BYTES, serveMarketSocket, type StreamLogger } from './market-socket.js';
 import { completeUpgrade, type UpgradeRoute } from './upgrade-router.js';
 
-/** W2 paths (area A §1.1); each also serves any path below it (the Java SDK appends its request). */
+/** W2 paths (docs/spot-api.md "Paths and aliases"); each also serves any path below it (the Java SDK appends its request). */
 export const MARKET_STREAM_PATHS = ['/openapi/quote/ws/v1', '/openapi/ws/quote/v1', '/ws/quote/v1'] as const;
-/** Open market sockets per client IP (area A §6). */
+/** Open market sockets per client IP (docs/spot-api.md "Rate limits"). */
 export const MAX_MARKET_SOCKETS_PER_IP = 50;
 const IDLE_MS = 300_000;
-/** Throttle periods of area A §8.2: bookTicker ≤ every 100 ms, depth ≤ every 300 ms, kline and realtimes ≤ 1/s. */
+/** Throttle periods of docs/websocket.md "Market stream": bookTicker ≤ every 100 ms, depth ≤ every 300 ms, kline and realtimes ≤ 1/s. */
 const BOOK_TICKER_MS = 100;
 const DEPTH_MS = 300;
 const STATS_MS = 1000;
@@ -29,7 +29,7 @@ export interface MarketStreamDeps {
 }
 
 export interface MarketStreamOptions {
-  /** Default 300 000 (area A §8.2); tests shorten it. */
+  /** Default 300 000 (docs/websocket.md "Market stream"); tests shorten it. */
   idleMs?: number;
   /** Send-buffer bound of a socket; default MAX_BUFFERED_BYTES (4 MiB). */
   maxBufferedBytes?: number;
@@ -62,7 +62,7 @@ function closeSocket(ws: WebSocket): Promise<void> {
   });
 }
 
-/** The public market streams W2 (area A §8.2) as an upgrade route. */
+/** The public market streams W2 (docs/websocket.md "Market stream") as an upgrade route. */
 export function createMarketStreams(deps: MarketStreamDeps, options: MarketStreamOptions = {}): MarketStreams {
   const fanout = new MarketFanout(deps.exchange, deps.clock);
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: MAX_CLIENT_MESSAGE_BYTES });

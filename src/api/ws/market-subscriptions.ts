@@ -1,7 +1,7 @@
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { Topic, TopicKind } from './market-topics.js';
 
-/** (symbol, topic) pairs one socket may hold (area A §8.2). */
+/** (symbol, topic) pairs one socket may hold (docs/websocket.md "Market stream"). */
 export const MAX_PAIRS_PER_SOCKET = 200;
 
 /** Where a subscription's frames go: its socket. */

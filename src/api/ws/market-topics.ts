@@ -1,7 +1,7 @@
 import { isKlineInterval, type KlineInterval } from '../../market/kline-intervals.js';
 import type { MarketErrorName } from './market-errors.js';
 
-/** The kinds of market stream (area A §8.2). */
+/** The kinds of market stream (docs/websocket.md "Market stream"). */
 export type TopicKind = 'trade' | 'realtimes' | 'kline' | 'depth' | 'diffDepth' | 'bookTicker';
 
 /** `name` is the topic of a (symbol, topic) pair: `kline_<interval>` for klines, else the kind. */

@@ -1,5 +1,5 @@
 /**
- * "At most `max` messages in any `windowMs`" for one socket (area A §8.2: 50 in 10 s), as a ring
+ * "At most `max` messages in any `windowMs`" for one socket (docs/websocket.md "Market stream": 50 in 10 s), as a ring
  * of the last `max` arrival times: bounded memory, O(1) per message.
  */
 export class MessageWindow {

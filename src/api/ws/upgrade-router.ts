@@ -67,7 +67,7 @@ export function completeUpgrade(
 ): void {
   const onClientError = (error: Error, errorSocket: Duplex): void => {
     if (errorSocket !== socket) return;
-    // Area A §1.1: a method the path does not serve is 404 -1000.
+    // docs/spot-api.md "Paths and aliases": a method the path does not serve is 404 -1000.
     const answer = request.method === 'GET' ? new BourseError('ILLEGAL_CHARS', ['handshake', 'a WebSocket handshake (RFC 6455)']) : new BourseError('UNKNOWN_PATH');
     refuse(answer, `malformed handshake: ${error.message}`);
   };
@@ -80,9 +80,9 @@ export function completeUpgrade(
 }
 
 /**
- * Routes HTTP upgrades to the first matching route, in the given order (area A §1.1: the market
+ * Routes HTTP upgrades to the first matching route, in the given order (docs/spot-api.md "Paths and aliases": the market
  * path `/openapi/ws/quote/v1` is matched before the user path `/openapi/ws/<listenKey>`).
- * `gate` runs first (the IP ban check of §6); unknown paths get 404 -1000. Every refusal is logged
+ * `gate` runs first (the IP ban check of docs/spot-api.md "Rate limits"); unknown paths get 404 -1000. Every refusal is logged
  * with its reason: bans and limits at warn, the rest at info.
  */
 export function attachUpgradeRouter(

@@ -12,15 +12,15 @@ import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } f
 import { completeUpgrade, type RefuseUpgrade, type UpgradeRoute } from './upgrade-router.js';
 
 /**
- * W1, the user data stream (area A §8.1): `/openapi/ws/<listenKey>` pushes, after each committed
+ * W1, the user data stream (docs/websocket.md "User data stream"): `/openapi/ws/<listenKey>` pushes, after each committed
  * engine step that touched the listenKey's account, one JSON array of that step's
  * `executionReport`s, `ticketInfo`s and `outboundAccountInfo`.
  */
 
 export interface UserStreamLimits {
-  /** Area A §6: user sockets per client IP. */
+  /** docs/spot-api.md "Rate limits": user sockets per client IP. */
   socketsPerIp: number;
-  /** Area A §6: sockets per listenKey. */
+  /** docs/spot-api.md "Rate limits": sockets per listenKey. */
   socketsPerListenKey: number;
   /** Interval of the server's `{"ping":<ms>}` texts. */
   pingIntervalMs: number;
@@ -358,7 +358,7 @@ export interface OutboundAccountInfo {
   B: { a: string; f: string; l: string }[];
 }
 
-/** Area A §8.1 `executionReport`: the order after the event, and the fill when the event is one. */
+/** docs/websocket.md "User data stream" `executionReport`: the order after the event, and the fill when the event is one. */
 export function executionReport(event: OrderEvent): ExecutionReport {
   const { order, fill } = event;
   return {
@@ -387,7 +387,7 @@ export function executionReport(event: OrderEvent): ExecutionReport {
   };
 }
 
-/** Area A §8.1 `ticketInfo` of a fill event, from the side of the order it belongs to. */
+/** docs/websocket.md "User data stream" `ticketInfo` of a fill event, from the side of the order it belongs to. */
 export function ticketInfo(event: OrderEvent): TicketInfo {
   const { order, fill } = event;
   if (fill === undefined) throw new Error(`order event ${order.orderId} at seq ${event.seq} is not a fill`);
@@ -408,7 +408,7 @@ export function ticketInfo(event: OrderEvent): TicketInfo {
   };
 }
 
-/** Area A §8.1 `outboundAccountInfo`: the changed assets; `T`/`W` as A19's canTrade/canWithdraw for the listenKey's key. */
+/** docs/websocket.md "User data stream" `outboundAccountInfo`: the changed assets; `T`/`W` as A19's canTrade/canWithdraw for the listenKey's key. */
 export function outboundAccountInfo(event: BalanceEvent, canTrade: boolean, canWithdraw: boolean): OutboundAccountInfo {
   return {
     e: 'outboundAccountInfo',

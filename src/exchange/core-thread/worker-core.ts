@@ -1,5 +1,5 @@
 /**
- * The HTTP thread's side of the core worker (DESIGN.md §1 with the writer moved off this thread).
+ * The HTTP thread's side of the core worker (the one-writer core, with the writer moved off this thread).
  * Commands of one event-loop turn go to the worker in one message; each committed batch comes back
  * as stamps and refusals. The accepted commands are applied here, in seq order, to a replica of the
  * core: the state machine is deterministic, so the replica reaches the worker's state and computes

@@ -15,7 +15,7 @@ export function beneficiaryOf(p: PaymentsContext, userId: number, userPaymentId:
   return beneficiary;
 }
 
-/** B25; its status follows the user's `beneficiaryReview` mode (§3.3). */
+/** B25; its status follows the user's `beneficiaryReview` mode (docs/merchant-payments.md "Lifecycles"). */
 export function addBeneficiary(p: PaymentsContext, cmd: AddBeneficiaryCommand): Beneficiary {
   const { state } = p;
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
@@ -50,7 +50,7 @@ export function addBeneficiary(p: PaymentsContext, cmd: AddBeneficiaryCommand): 
   return structuredClone(beneficiary);
 }
 
-/** §7.2 review: 2 → 1 or 3. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" review: 2 → 1 or 3. */
 export function reviewBeneficiary(p: PaymentsContext, cmd: ReviewBeneficiaryCommand): Beneficiary {
   const beneficiary = beneficiaryOf(p, cmd.userId, cmd.userPaymentId);
   if (beneficiary.status !== BENEFICIARY_REVIEWING) refuse('INVALID_STATE', `Beneficiary ${beneficiary.userPaymentId} is in status ${beneficiary.status}, not under review`);

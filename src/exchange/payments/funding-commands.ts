@@ -56,7 +56,7 @@ export function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omi
   return record;
 }
 
-/** Every write of a record is its creation or a status change: each is one FUNDING_WEBHOOK event (§6.1). */
+/** Every write of a record is its creation or a status change: each is one FUNDING_WEBHOOK event (docs/webhooks.md "Registering"). */
 export function writeRecord(p: PaymentsContext, r: FundingRecord): void {
   p.core.webhooks.record(p.ctx, r.userId, 'FUNDING_WEBHOOK', String(r.txId), String(r.status), () => fundingPayload(r));
   if (!p.ctx.recordRows) return;
@@ -90,7 +90,7 @@ function traceNumberFor(ts: number, txId: number): string {
 }
 
 /**
- * A bank arrival (§3.5), first matching rule wins: 1, a traceNumber seen before for the merchant
+ * A bank arrival (docs/merchant-payments.md "Bank arrivals and refunds"), first matching rule wins: 1, a traceNumber seen before for the merchant
  * is ignored (-1174); 2 and 3, a `reference` naming one of the merchant's orders pays it or is
  * refunded (order-commands.ts); 4, a DEPOSIT record.
  */
@@ -208,7 +208,7 @@ function schedulePayout(p: PaymentsContext, record: FundingRecord): void {
   });
 }
 
-/** §7.2 complete / cancel of a pending DEPOSIT or WITHDRAW (the payout's one outcome). */
+/** docs/merchant-payments.md "The simulator and the sandbox API" complete / cancel of a pending DEPOSIT or WITHDRAW (the payout's one outcome). */
 export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): FundingRecord | Dropped {
   const record = p.state.pendingFunding.get(cmd.txId);
   if (record === undefined || (cmd.userId !== 0 && record.userId !== cmd.userId)) {

@@ -79,7 +79,7 @@ export function relinkMerchant(p: PaymentsContext, cmd: RelinkMerchantCommand): 
   return { merchantId: merchant.merchantId, kycToken: cmd.kycToken };
 }
 
-/** §3.1 transitions: submit 4 → 1, approve 1 → 2, reject 1 → 3; any other -5104. */
+/** docs/merchant-payments.md "Lifecycles" transitions: submit 4 → 1, approve 1 → 2, reject 1 → 3; any other -5104. */
 export function merchantKyc(p: PaymentsContext, cmd: MerchantKycCommand): Merchant | Dropped {
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
   const from = cmd.action === 'submit' ? INCOMPLETE : AUTHENTICATING;
@@ -109,7 +109,7 @@ function scheduleKyc(p: PaymentsContext, merchant: Merchant): void {
   }
 }
 
-/** B15: opens (or re-submits) the merchant's account in a fiat (§3.2). */
+/** B15: opens (or re-submits) the merchant's account in a fiat (docs/merchant-payments.md "Lifecycles"). */
 export function activateMerchantAccount(p: PaymentsContext, cmd: ActivateMerchantAccountCommand): MerchantAccount {
   const { state } = p;
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
@@ -144,7 +144,7 @@ export function activateMerchantAccount(p: PaymentsContext, cmd: ActivateMerchan
   return copyOf(account);
 }
 
-/** §3.2 review steps: verify 4 → 1 (terms accepted), approve 1 → 2, reject 1 → 3. */
+/** docs/merchant-payments.md "Lifecycles" review steps: verify 4 → 1 (terms accepted), approve 1 → 2, reject 1 → 3. */
 export function reviewMerchantAccount(p: PaymentsContext, cmd: ReviewMerchantAccountCommand): MerchantAccount | Dropped {
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
   const account = p.state.merchantAccounts.get(accountKey(merchant.merchantId, cmd.fiat));
@@ -176,14 +176,14 @@ function scheduleAccountReview(p: PaymentsContext, merchant: Merchant, account: 
   }
 }
 
-/** A limit of §3.6 as money with 2 decimals; ≥ 0, `0` = no cap. */
+/** A limit of docs/merchant-payments.md "Amount limits" as money with 2 decimals; ≥ 0, `0` = no cap. */
 function limitValue(text: string, name: string): string {
   const units = unitsOf(text, LIMIT_ACCURACY);
   if (units === undefined) refuse('PARAM_IS_INVALID', `${name} must be a decimal ≥ 0 with at most ${LIMIT_ACCURACY} decimals`);
   return formatFixed(units, LIMIT_ACCURACY);
 }
 
-/** §7.2 merchant limits; every value is checked before any is set. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" merchant limits; every value is checked before any is set. */
 export function setMerchantLimits(p: PaymentsContext, cmd: SetMerchantLimitsCommand): Merchant {
   const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
   const day = cmd.dayFiatLimit === undefined ? undefined : limitValue(cmd.dayFiatLimit, 'dayFiatLimit');
@@ -210,7 +210,7 @@ export function setMerchantLimits(p: PaymentsContext, cmd: SetMerchantLimitsComm
   return copyOf(merchant);
 }
 
-/** §7.2 user limit. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" user limit. */
 export function setUserLimit(p: PaymentsContext, cmd: SetUserLimitCommand): { monthLimit: string } {
   const user = p.core.ledger.users.get(cmd.userId);
   if (user === undefined || user.userType !== 'merchant') refuse('NOT_API_USER', `User ${cmd.userId} is not a merchant user`);

@@ -21,7 +21,7 @@ import { atomsOf, bankIn, staleDecision, type Dropped, type PaymentsContext } fr
 
 const REVIEWABLE = new Set<number>([ORDER.REVIEW, ORDER.RFI_UPLOADED]);
 const UPLOADABLE = new Set<number>([ORDER.RFI, ORDER.DOCUMENTS, ORDER.PENDING_PAYMENT, ORDER.PAY_IN_PENDING]);
-/** §2.7 B35: at most this many files on one order. */
+/** docs/merchant-payments.md "Endpoints served" B35: at most this many files on one order. */
 export const MAX_ORDER_DOCUMENTS = 10;
 
 /** Pay-in awaited: f2c 40 on a bank rail, f2f 41. */
@@ -29,7 +29,7 @@ function awaitingPayIn(order: PaymentOrder): boolean {
   return (order.kind === 'fiat_to_crypto' && order.status === ORDER.PENDING_PAYMENT) || (order.kind === 'fiat_to_fiat' && order.status === ORDER.PAY_IN_PENDING);
 }
 
-/** §5.2 review decision, from 10 or 12. */
+/** docs/merchant-payments.md "Order statuses" review decision, from 10 or 12. */
 export function reviewOrder(p: PaymentsContext, cmd: ReviewOrderCommand): PaymentOrder | Dropped {
   const order = orderOf(p, cmd.userId, cmd.orderId);
   if (!REVIEWABLE.has(order.status)) return staleDecision(p, cmd.due, `Order ${order.orderId} is in ${order.status}, not under review`);
@@ -52,7 +52,7 @@ export function reviewOrder(p: PaymentsContext, cmd: ReviewOrderCommand): Paymen
   return structuredClone(order);
 }
 
-/** B32 (§5.5). */
+/** B32 (docs/merchant-payments.md "Order statuses"). */
 export function confirmOrder(p: PaymentsContext, cmd: ConfirmOrderCommand): true {
   const order = orderOf(p, cmd.userId, cmd.orderId, cmd.kind);
   const s = order.status;
@@ -72,7 +72,7 @@ export function confirmOrder(p: PaymentsContext, cmd: ConfirmOrderCommand): true
   refuse('ORDER_AUTO_NOT_CURRENT_OPERATION', 'Automatic rails detect payment: there is nothing to confirm');
 }
 
-/** §7 payout outcome (c2f 40, f2f 51), or the simulator's. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" payout outcome (c2f 40, f2f 51), or the simulator's. */
 export function orderPayout(p: PaymentsContext, cmd: OrderPayoutCommand): PaymentOrder | Dropped {
   const order = orderOf(p, cmd.userId, cmd.orderId);
   const inFlight = (order.kind === 'crypto_to_fiat' && order.status === ORDER.PENDING_PAYMENT) || (order.kind === 'fiat_to_fiat' && order.status === ORDER.PAYOUT_PENDING);
@@ -83,7 +83,7 @@ export function orderPayout(p: PaymentsContext, cmd: OrderPayoutCommand): Paymen
   return structuredClone(order);
 }
 
-/** The waiting timer of §5.2, §5.3 (deadline or §7 expire): 30, 11, 31 → -7002; f2c 40, f2f 41 → -7004. */
+/** The waiting timer of docs/merchant-payments.md "Order statuses" (deadline or docs/merchant-payments.md "The simulator and the sandbox API" expire): 30, 11, 31 → -7002; f2c 40, f2f 41 → -7004. */
 export function expireOrder(p: PaymentsContext, cmd: ExpireOrderCommand): PaymentOrder | Dropped {
   const order = orderOf(p, cmd.userId, cmd.orderId);
   const s = order.status;
@@ -93,7 +93,7 @@ export function expireOrder(p: PaymentsContext, cmd: ExpireOrderCommand): Paymen
   return structuredClone(order);
 }
 
-/** c2f 50 → 60 (release hold passed, or §7 release). */
+/** c2f 50 → 60 (release hold passed, or docs/merchant-payments.md "The simulator and the sandbox API" release). */
 export function releaseOrder(p: PaymentsContext, cmd: ReleaseOrderCommand): PaymentOrder | Dropped {
   const order = orderOf(p, cmd.userId, cmd.orderId);
   if (order.kind !== 'crypto_to_fiat' || order.status !== ORDER.PAID) return staleDecision(p, cmd.due, `Order ${order.orderId} is not held for release (${order.status})`);
@@ -101,7 +101,7 @@ export function releaseOrder(p: PaymentsContext, cmd: ReleaseOrderCommand): Paym
   return structuredClone(order);
 }
 
-/** B35 (§5.2): 11 → 12, 31 → 40/41; allowed also while the pay-in is awaited. */
+/** B35 (docs/merchant-payments.md "Order statuses"): 11 → 12, 31 → 40/41; allowed also while the pay-in is awaited. */
 export function attachDocuments(p: PaymentsContext, cmd: AttachDocumentsCommand): true {
   const order = orderOf(p, cmd.userId, cmd.orderId, cmd.kind);
   if (!UPLOADABLE.has(order.status)) refuse('ORDER_UNPAID_CAN_UPLOAD', `Order ${order.orderId} takes no documents in status ${order.status}`);
@@ -115,7 +115,7 @@ export function attachDocuments(p: PaymentsContext, cmd: AttachDocumentsCommand)
 }
 
 /**
- * §3.5 rules 2 and 3 for an arrival whose `reference` names an order of this merchant: the exact
+ * docs/merchant-payments.md "Bank arrivals and refunds" rules 2 and 3 for an arrival whose `reference` names an order of this merchant: the exact
  * amount due on an order awaiting its bank pay-in pays it; anything else is refunded to the pending
  * fund. Returns undefined when the reference names no such order (rule 4 then applies).
  */
@@ -136,7 +136,7 @@ export function arrivalForOrder(p: PaymentsContext, merchant: Merchant, fiat: st
   return { result: 'REFUND', orderId: String(order.orderId), txId };
 }
 
-/** §5.3 f2c 40 → 50 → 60 and §5.4 f2f 41 → 51: the pay-in matched. */
+/** f2c 40 → 50 → 60 and f2f 41 → 51 (docs/merchant-payments.md "Order statuses"): the pay-in matched. */
 function payIn(p: PaymentsContext, order: PaymentOrder, traceNumber: string): void {
   const ledger = p.core.ledger;
   const deskAccount = ledger.account(p.state.deskAccountId);
@@ -153,7 +153,7 @@ function payIn(p: PaymentsContext, order: PaymentOrder, traceNumber: string): vo
   const toDesk = atoms(amount) - atoms(fee);
   ledger.post(p.ctx, m, fiat, -toDesk, onRamp === undefined ? 'OTC_BUY_COIN' : 'OTC_TRADE');
   ledger.post(p.ctx, deskAccount, fiat, toDesk, onRamp === undefined ? 'OTC_SELL_COIN' : 'OTC_TRADE');
-  // f2c shows the pay-in's trace; f2f shows its payout's, set when the payout is sent (§2.7 B33).
+  // f2c shows the pay-in's trace; f2f shows its payout's, set when the payout is sent (docs/merchant-payments.md "Endpoints served" B33).
   if (onRamp === undefined) order.traceNumber = traceNumber;
   if (onRamp !== undefined) {
     // Held until the payout's outcome: a failed payout (72) gives it all back, and must not fail.
@@ -166,7 +166,7 @@ function payIn(p: PaymentsContext, order: PaymentOrder, traceNumber: string): vo
   transitions.settleOnRamp(p, order);
 }
 
-/** B22/B23 with `createQuoteId`: the price for the amount, locked for `quoteTtlMs`, single use (§4.2). */
+/** B22/B23 with `createQuoteId`: the price for the amount, locked for `quoteTtlMs`, single use (docs/merchant-payments.md "Quotes and orders"). */
 export function createQuote(p: PaymentsContext, cmd: CreateQuoteCommand): Quote {
   const config = p.state.config;
   const fiatFrom = fiatSpec(config, cmd.from);
@@ -185,7 +185,7 @@ export function createQuote(p: PaymentsContext, cmd: CreateQuoteCommand): Quote 
   return structuredClone(quote);
 }
 
-/** ACTIVE → EXPIRED (its deadline, or §7): the quote is removed; -5200 if it is not active. */
+/** ACTIVE → EXPIRED (its deadline, or docs/merchant-payments.md "The simulator and the sandbox API"): the quote is removed; -5200 if it is not active. */
 export function expireQuote(p: PaymentsContext, cmd: ExpireQuoteCommand): { quoteId: string; status: 'EXPIRED' } | Dropped {
   const quote = p.state.quotes.get(cmd.quoteId);
   if (quote === undefined || (cmd.userId !== 0 && quote.userId !== cmd.userId)) {
@@ -196,7 +196,7 @@ export function expireQuote(p: PaymentsContext, cmd: ExpireQuoteCommand): { quot
   return { quoteId: quote.quoteId, status: 'EXPIRED' };
 }
 
-/** §7 PUT/DELETE /prices: a fixed price for this user until removed. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" PUT/DELETE /prices: a fixed price for this user until removed. */
 export function setPriceOverride(p: PaymentsContext, cmd: SetPriceOverrideCommand): { from: string; to: string; price: string } | true {
   const config = p.state.config;
   const cryptoPair = config.pairs.find((x) => (x.crypto === cmd.from && x.fiat === cmd.to) || (x.fiat === cmd.from && x.crypto === cmd.to));

@@ -13,7 +13,7 @@ import { atomsOf, merchantOf, type PaymentsContext } from './payments-context.js
 
 const money = (units: bigint, accuracy: number): Money => ({ units, accuracy });
 
-/** The merchant named, or the user's lowest-numbered verified one (§2.7: single-merchant integrations omit it). */
+/** The merchant named, or the user's lowest-numbered verified one (docs/merchant-payments.md "Endpoints served": single-merchant integrations omit it). */
 function orderMerchant(p: PaymentsContext, userId: number, merchantId: number | undefined): Merchant {
   if (merchantId !== undefined) return merchantOf(p, userId, merchantId);
   const own = [...p.state.merchants.values()].filter((m) => m.userId === userId && m.status === NORMAL).sort((a, b) => a.merchantId - b.merchantId);
@@ -29,7 +29,7 @@ function rail(p: PaymentsContext, paymentId: number): RailSpec {
   return p.state.config.rails.find((r) => r.paymentId === paymentId) ?? refuse('PAYMENT_INVALID', `paymentId ${paymentId} is not a rail`);
 }
 
-/** §5.6 step 6: a valid beneficiary of the merchant, in the fiat. */
+/** docs/merchant-payments.md "Order creation checks" step 6: a valid beneficiary of the merchant, in the fiat. */
 function payoutBeneficiary(p: PaymentsContext, merchant: Merchant, userPaymentId: number, fiat: string): Beneficiary {
   const beneficiary = p.state.beneficiaries.get(userPaymentId);
   if (beneficiary === undefined || beneficiary.merchantId !== merchant.merchantId) refuse('PAYMENT_NOT_EXIST', `Beneficiary ${userPaymentId} is not merchant ${merchant.merchantId}'s`);
@@ -42,7 +42,7 @@ function feeOf(text: string | undefined, accuracy: number): bigint {
   return unitsOf(text ?? '0', accuracy) ?? 0n;
 }
 
-/** The fiat of `fiat` in `country`, and its accuracy (§5.6 step 3). */
+/** The fiat of `fiat` in `country`, and its accuracy (docs/merchant-payments.md "Order creation checks" step 3). */
 function countryFiat(p: PaymentsContext, country: string, fiat: string): number {
   const spec = fiatSpec(p.state.config, fiat);
   if (spec === undefined) refuse('SYMBOL_INVALID', `Fiat ${fiat} is not configured`);
@@ -262,7 +262,7 @@ function planGlobal(p: PaymentsContext, cmd: CreatePaymentOrderCommand, req: Ext
 }
 
 /**
- * B29–B31 and §7 place-on-behalf: the checks of §5.6 in their order (first failure wins; nothing
+ * B29–B31 and docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf: the checks of docs/merchant-payments.md "Order creation checks" in their order (first failure wins; nothing
  * created or reserved before the last passes), then the order in 10 (or 30) with its reservations.
  */
 export function createPaymentOrder(p: PaymentsContext, cmd: CreatePaymentOrderCommand): { orderId: number } {

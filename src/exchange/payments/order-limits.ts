@@ -4,7 +4,7 @@ import type { Money, PaymentOrder, UsageEntry } from '../../payments/orders.js';
 import { unitsOf } from '../../payments/money.js';
 import type { PaymentsState } from './payments-state.js';
 
-/** UTC windows of §3.6, from a time in ms. */
+/** UTC windows of docs/merchant-payments.md "Amount limits", from a time in ms. */
 export function monthOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 7);
 }
@@ -41,7 +41,7 @@ export function usdCents(state: PaymentsState, currency: string, money: Money): 
   return rate === undefined ? 0n : usdValue(money.units, money.accuracy, rate);
 }
 
-/** §5.6 step 10: refuses the first charge over its cap; nothing is added. */
+/** docs/merchant-payments.md "Order creation checks" step 10: refuses the first charge over its cap; nothing is added. */
 export function checkLimits(state: PaymentsState, charges: readonly LimitCharge[]): void {
   for (const charge of charges) {
     const cap = unitsOf(charge.limit, charge.accuracy) ?? 0n;
@@ -57,7 +57,7 @@ export function addUsage(state: PaymentsState, order: PaymentOrder, charges: rea
   order.usage = entries;
 }
 
-/** An order that ends in 70, 71 or 72 gives its usage back (§3.6: `*Used` shows committed volume). */
+/** An order that ends in 70, 71 or 72 gives its usage back (docs/merchant-payments.md "Amount limits": `*Used` shows committed volume). */
 export function giveBackUsage(state: PaymentsState, order: PaymentOrder): void {
   for (const entry of order.usage) {
     const left = (state.usage.get(entry.key) ?? 0n) - entry.amount;

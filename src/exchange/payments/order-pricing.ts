@@ -18,12 +18,12 @@ export interface PriceAsk {
   size: Money | undefined;
 }
 
-/** The key of a §7 price override: a crypto pair fixes both sides, a fiat pair one direction. */
+/** The key of a docs/merchant-payments.md "The simulator and the sandbox API" price override: a crypto pair fixes both sides, a fiat pair one direction. */
 export function overrideKey(kind: OrderKindName, a: string, b: string): string {
   return kind === 'fiat_to_fiat' ? `${a}>${b}` : `${b}/${a}`;
 }
 
-/** A book side best first, as levels in atto, read only as deep as a walk needs (§4.1); re-iterable. */
+/** A book side best first, as levels in atto, read only as deep as a walk needs (docs/merchant-payments.md "Quotes and orders"); re-iterable. */
 function levels(state: SymbolState, side: 'asks' | 'bids'): Iterable<BookLevel> {
   const { spec, book } = state;
   return {
@@ -46,7 +46,7 @@ function usdtSymbol(config: PaymentsConfig, fiat: string): string | undefined {
 }
 
 /**
- * The client price of §4.1 from Bourse's own books (or the user's §7 override), rounded once in
+ * The client price of docs/merchant-payments.md "Quotes and orders" from Bourse's own books (or the user's docs/merchant-payments.md "The simulator and the sandbox API" override), rounded once in
  * the platform's favour: f2c the buy price (fiat per crypto, up), c2f the sell price (down), f2f the
  * rate (down). `undefined`: no price (symbol missing or halted, side empty, depth short: -5027).
  */

@@ -49,7 +49,7 @@ function move(p: PaymentsContext, from: Account, to: Account, asset: string, amo
   p.core.ledger.post(p.ctx, to, asset, value, types[1]);
 }
 
-/** §5.3, §5.4 "create": what the order reserves until it settles or ends. */
+/** docs/merchant-payments.md "Order statuses", at creation: what the order reserves until it settles or ends. */
 export function reserve(p: PaymentsContext, order: PaymentOrder): void {
   if (order.kind === 'fiat_to_crypto') {
     lock(p, desk(p), order.crypto, order.cryptoAmount);
@@ -139,7 +139,7 @@ export function writeOrder(p: PaymentsContext, order: PaymentOrder): void {
 const fixed = (m: Money): string => formatFixed(m.units, m.accuracy);
 const msText = (ms: number): string => (ms === 0 ? '' : String(ms));
 
-/** The B33 object (§2.7): every field present, money at its accuracy. */
+/** The B33 object (docs/merchant-payments.md "Endpoints served"): every field present, money at its accuracy. */
 export function orderDetail(p: PaymentsContext, order: PaymentOrder): Record<string, unknown> {
   const common = {
     orderId: String(order.orderId),
@@ -202,7 +202,7 @@ export function orderDetail(p: PaymentsContext, order: PaymentOrder): Record<str
   };
 }
 
-/** Where to pay: the merchant account's instructions plus `Reference` = orderId (§2.7 B33). */
+/** Where to pay: the merchant account's instructions plus `Reference` = orderId (docs/merchant-payments.md "Endpoints served" B33). */
 function payInInfo(p: PaymentsContext, order: PaymentOrder, merchantId: number, fiat: string): Record<string, string> {
   const rail = p.state.config.rails.find((r) => r.fiat === fiat);
   const m = p.state.merchants.get(merchantId);
@@ -215,9 +215,9 @@ function orderKey(order: PaymentOrder, what: string): string {
 }
 
 /**
- * Moves the order into `status` and does what entering it means (§5.2–§5.4): deadlines, the
+ * Moves the order into `status` and does what entering it means (docs/merchant-payments.md "Order statuses"): deadlines, the
  * simulator's decisions (as follow-ups), settlements that happen at once. Every status passed is
- * written and is one webhook event (§6.1), creation's first status included.
+ * written and is one webhook event (docs/webhooks.md "Registering"), creation's first status included.
  */
 export function enterStatus(p: PaymentsContext, order: PaymentOrder, status: number): void {
   order.status = status;
@@ -238,7 +238,7 @@ export function enterStatus(p: PaymentsContext, order: PaymentOrder, status: num
     case ORDER.RFI_UPLOADED: {
       const mode = modes.orderReview;
       if (mode === 'manual') return;
-      // After an upload, any automatic mode but reject approves (§5.2).
+      // After an upload, any automatic mode but reject approves (docs/merchant-payments.md "Order statuses").
       const decision = status === ORDER.RFI_UPLOADED && mode !== 'reject' ? 'approve' : mode;
       decideLater(p, orderKey(order, 'review'), { type: 'reviewOrder', userId: 0, orderId: order.orderId, decision });
       return;
@@ -298,7 +298,7 @@ function cancel(p: PaymentsContext, order: PaymentOrder, code: number): void {
   fail(p, order, order.kind === 'fiat_to_fiat' ? ORDER.PAY_IN_CANCELED : ORDER.CANCELED, code);
 }
 
-/** f2c 40 with `paymentId` 70: the fund pays at once (§5.3), then the crypto is settled. */
+/** f2c 40 with `paymentId` 70: the fund pays at once (docs/merchant-payments.md "Order statuses"), then the crypto is settled. */
 function payOnRampFromFund(p: PaymentsContext, order: PaymentOrder): void {
   const m = accountOf(p, order.merchantId);
   move(p, m, fee(p), order.fiat, order.fiatFee, ['OTC_FEE', 'OTC_FEE'], true);
@@ -388,7 +388,7 @@ export function payoutOutcome(p: PaymentsContext, order: PaymentOrder, success: 
 }
 
 /**
- * A REFUND record to the pending fund (§3.5 rule 3, f2f 72); with a refund account for the fiat, an
+ * A REFUND record to the pending fund (docs/merchant-payments.md "Bank arrivals and refunds" rule 3, f2f 72); with a refund account for the fiat, an
  * automatic WITHDRAW of the same amount to it follows at once, fee 0.00. `credit`: the money comes
  * from the bank now (rule 3); for 72 it was already moved back into M.
  */

@@ -15,7 +15,7 @@ export interface PaymentsContext {
   ctx: PostingContext;
 }
 
-/** The caller's merchant; another user's is nonexistent (§1.2 scope). `userId` 0: any (operator). */
+/** The caller's merchant; another user's is nonexistent (docs/merchant-payments.md "Getting a token" scope). `userId` 0: any (operator). */
 export function merchantOf(p: PaymentsContext, userId: number, merchantId: number): Merchant {
   const merchant = p.state.merchants.get(merchantId);
   if (merchant === undefined || (userId !== 0 && merchant.userId !== userId)) refuse('MC_NOT_EXIST', `Merchant ${merchantId} does not exist`);
@@ -42,7 +42,7 @@ export interface Dropped {
 }
 
 /**
- * Ends a decision that found its object in another status: a §7 call is refused (-5104), a
+ * Ends a decision that found its object in another status: a docs/merchant-payments.md "The simulator and the sandbox API" call is refused (-5104), a
  * follow-up or deadline is dropped (its key removed), so that it is never submitted again.
  */
 export function staleDecision(p: PaymentsContext, due: string | undefined, detail: string): Dropped {

@@ -19,7 +19,7 @@ import { activateMerchantAccount, createMerchant, merchantKyc, relinkMerchant, r
 import { atomsOf, modesOf, type PaymentsContext } from './payments-context.js';
 import { PaymentsState } from './payments-state.js';
 
-/** At most this many live tokens per API key (§1.2): the 21st revokes the oldest. */
+/** At most this many live tokens per API key (docs/merchant-payments.md "Getting a token"): the 21st revokes the oldest. */
 export const MAX_TOKENS_PER_KEY = 20;
 /** Precision of assets the payments module lists in the ledger itself (as area A's demo does). */
 const LEDGER_PRECISION = 8;
@@ -126,7 +126,7 @@ const PAYMENT_COMMANDS = [
 
 const nested = <V>(map: ReadonlyMap<number, ReadonlyMap<string, V>>): [number, [string, V][]][] => sortedEntries(map).map(([id, inner]) => [id, sortedEntries(inner)]);
 
-/** Area B (spec/area-b.md): merchants, merchant accounts, beneficiaries, funding records, tokens. */
+/** Area B (docs/merchant-payments.md): merchants, merchant accounts, beneficiaries, funding records, tokens. */
 export class PaymentsModule implements CoreModule<PaymentsImage> {
   readonly name = 'payments';
   readonly commandTypes = PAYMENT_COMMANDS;
@@ -209,7 +209,7 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     }
   }
 
-  /** The simulator's modes of a user now (§7.1). */
+  /** The simulator's modes of a user now (docs/merchant-payments.md "The simulator and the sandbox API"). */
   modesOf(userId: number): SandboxModes {
     return modesOf(this.state, userId);
   }
@@ -274,7 +274,7 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
     return due;
   }
 
-  /** §5.7: the locked fiat of each M equals what its pending claims reserve. */
+  /** docs/merchant-payments.md "Exactly-once settlement": the locked fiat of each M equals what its pending claims reserve. */
   verify(): ModuleCheck[] {
     const reserved = new Map<string, bigint>();
     const add = (accountId: number, asset: string, atoms: bigint): void => {
@@ -292,7 +292,7 @@ export class PaymentsModule implements CoreModule<PaymentsImage> {
       if (order === undefined) continue;
       for (const r of reservations(order, this.state.deskAccountId, feeAccountId, accountIdOf)) add(r.accountId, r.asset, atoms(r.asset, r.amount.units, r.amount.accuracy));
     }
-    // The desk may trade through area A (§0): its open spot orders hold their locks too.
+    // The desk may trade through area A (docs/merchant-payments.md): its open spot orders hold their locks too.
     for (const orderId of this.core.spot.openOrdersByAccount.get(this.state.deskAccountId) ?? []) {
       const order = this.core.spot.liveOrders.get(orderId);
       if (order === undefined) continue;

@@ -45,7 +45,7 @@ const WEBHOOK_COMMANDS = ['registerWebhook', 'updateWebhook', 'deleteWebhook', '
 const queueKey = (e: { webhookId: string; objectId: string }): string => `${e.webhookId}:${e.objectId}`;
 
 /**
- * Area B webhooks (spec/area-b.md §6): registrations and the durable outbox. Events are recorded by
+ * Area B webhooks (docs/webhooks.md): registrations and the durable outbox. Events are recorded by
  * the payments module's state changes through `record`, in the same command and so the same
  * journal batch; the delivery worker outside the core reads what is sendable and reports each
  * attempt back as a `webhookAttempt` command. Only pending events stay in memory.
@@ -55,7 +55,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
   readonly commandTypes = WEBHOOK_COMMANDS;
   /** Not deleted; deleted ones live in the store only (B37 `status=30`). */
   private webhooks = new Map<string, Webhook>();
-  /** `userId:eventType` → webhookId, one non-deleted webhook per pair (§6.1). */
+  /** `userId:eventType` → webhookId, one non-deleted webhook per pair (docs/webhooks.md "Registering"). */
   private byOwner = new Map<string, string>();
   private events = new Map<string, OutboxEvent>();
   /** Per `webhookId:objectId`, pending queued events in creation order: only the head may be sent. */
@@ -88,7 +88,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     }
   }
 
-  /** The user's webhook of `eventType` if it is active (10): events are recorded only then (§6.1). */
+  /** The user's webhook of `eventType` if it is active (10): events are recorded only then (docs/webhooks.md "Registering"). */
   activeWebhook(userId: number, eventType: WebhookEventType): Webhook | undefined {
     const id = this.byOwner.get(`${userId}:${eventType}`);
     const webhook = id === undefined ? undefined : this.webhooks.get(id);
@@ -97,7 +97,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
 
   /**
    * Records one event of a state change in the command being applied: the body's bytes are fixed
-   * now (§6.4 same bytes on every attempt) and written with the change.
+   * now (docs/webhooks.md "Answering, retries, order" same bytes on every attempt) and written with the change.
    */
   record(ctx: PostingContext, userId: number, eventType: WebhookEventType, objectId: string, objectStatus: string, fields: () => Record<string, string | number>): void {
     const webhook = this.activeWebhook(userId, eventType);
@@ -212,7 +212,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     if (cmd.url !== undefined) webhook.url = cmd.url;
     if (cmd.status !== undefined && cmd.status !== webhook.status) {
       webhook.status = cmd.status;
-      // §6.1: paused events resume at once on re-enable.
+      // docs/webhooks.md "Registering": paused events resume at once on re-enable.
       if (cmd.status === WEBHOOK_STATUS.ACTIVE) for (const event of this.eventsOf(webhook.webhookId)) this.schedule(ctx, event, ctx.ts);
     }
     webhook.updateTime = ctx.ts;
@@ -244,7 +244,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     if (webhook === undefined || webhook.userId !== cmd.userId) refuse('WEBHOOK_NOT_EXIST', `The webhook of event ${cmd.eventId} was deleted`);
     if (webhook.status !== WEBHOOK_STATUS.ACTIVE) refuse('INVALID_STATE', `Webhook ${webhook.webhookId} is disabled; enable it to resend`);
     if (event === undefined && ended !== undefined) {
-      // Back from the store: it goes at once and outside its object's order (§6.4).
+      // Back from the store: it goes at once and outside its object's order (docs/webhooks.md "Answering, retries, order").
       event = { ...ended, eventId: cmd.eventId, attempts: ended.attempts, scheduleBase: 0, nextAttemptTime: ctx.ts, eventNo: this.nextEventNo++, queued: false, resent: true };
       this.events.set(event.eventId, event);
     }

@@ -1,5 +1,5 @@
 /**
- * Beneficiary templates (B24) and the B25 `fieldJson` rules per rail (spec/area-b.md §2.6).
+ * Beneficiary templates (B24) and the B25 `fieldJson` rules per rail (docs/merchant-payments.md "Endpoints served").
  * Checks run as: member shape and labels, then required labels, then each label's rule in template
  * order; the first failure wins.
  */
@@ -145,7 +145,7 @@ const bicRule: LabelRule = {
   },
 };
 
-/** Per rail, in template order. No check digit on CLABE or card, so test data stays easy (§2.6). */
+/** Per rail, in template order. No check digit on CLABE or card, so test data stays easy (docs/merchant-payments.md "Endpoints served"). */
 const RAIL_RULES: ReadonlyMap<number, readonly LabelRule[]> = new Map([
   [58, [digitsRule('CLABE number', 18, 18), ifGiven(digitsRule('Account number/card', 16, 16))]],
   [
@@ -162,7 +162,7 @@ const ACCOUNT_KEYS: ReadonlyMap<number, (fields: Fields) => string> = new Map([
   [85, (fields: Fields) => fields['Account Number']],
 ]);
 
-/** §1.1: `null` is absent like `""`; labels outside the template are refused, not ignored. */
+/** docs/merchant-payments.md "Requests": `null` is absent like `""`; labels outside the template are refused, not ignored. */
 function assertKnownStringLabels(
   paymentId: number,
   template: readonly TemplateField[],

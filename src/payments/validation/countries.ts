@@ -1,6 +1,6 @@
 /**
  * ISO 3166-1 alpha-2: every officially assigned code (249), with its CLDR English name. Written out
- * as data rather than read from `Intl.DisplayNames`, so the set `-4024` checks (spec/area-b.md §2.6)
+ * as data rather than read from `Intl.DisplayNames`, so the set `-4024` checks (docs/merchant-payments.md "Endpoints served")
  * and the names B1 lists do not change with the Node build's ICU version. User-assigned and reserved
  * codes (XK, EU, UK, …) are not in the standard's assigned set and are left out on purpose.
  */

@@ -1,5 +1,5 @@
 /**
- * Syntax checks shared by the area B validators (spec/area-b.md). Pure: no I/O, no clock; callers
+ * Syntax checks shared by the area B validators (docs/merchant-payments.md). Pure: no I/O, no clock; callers
  * pass "today" in. Each answers yes or no; choosing the error code is the caller's job.
  */
 
@@ -38,7 +38,7 @@ export function isHttpUrl(text: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
-/** `clientId` of B18, B20 and the order creates (§2.4, §2.7). */
+/** `clientId` of B18, B20 and the order creates (docs/merchant-payments.md "Endpoints served"). */
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** A calendar date; `ms` is its midnight UTC. */

@@ -1,5 +1,5 @@
 /**
- * B15 `fieldList` (spec/area-b.md §2.3): the KYC/KYB members of a merchant account application.
+ * B15 `fieldList` (docs/merchant-payments.md "Endpoints served"): the KYC/KYB members of a merchant account application.
  * The rules run in the order of the spec's table and the first failure wins, so a client fixing
  * errors one at a time always sees them in the same order.
  */
@@ -21,7 +21,7 @@ interface MemberRule {
   /** Set for the members of one merchant type only; unset means both types. */
   readonly only?: MerchantType;
   readonly required: (ctx: Context) => boolean;
-  /** `""` is a value rather than absence (the §10 relaxation for `motherSurname`). */
+  /** `""` is a value rather than absence (the docs/merchant-payments.md relaxation for `motherSurname`). */
   readonly emptyIsValue?: boolean;
   readonly check: (value: string, ctx: Context) => void;
 }
@@ -134,7 +134,7 @@ const RULES: readonly MemberRule[] = [
   { ...lengthRule('motherSurname', 64, 'INDIVIDUAL'), emptyIsValue: true },
 ];
 
-/** §1.1: `null` means absent like `""`; any other non-string is malformed, whatever the member. */
+/** docs/merchant-payments.md "Requests": `null` means absent like `""`; any other non-string is malformed, whatever the member. */
 function assertStringMembers(fieldList: Record<string, unknown>): void {
   for (const [member, value] of Object.entries(fieldList)) {
     if (value !== null && typeof value !== 'string') invalidParam(param(member), 'must be a string');

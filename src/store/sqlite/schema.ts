@@ -117,7 +117,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    // The core maps every client order id to its order id (area A §4.7 needs them all), so
+    // The core maps every client order id to its order id (docs/spot-api.md "Client order ids" needs them all), so
     // lookups by client id go by order id; this index cost about half the journal's throughput.
     name: 'drop orders_by_client_id',
     sql: `DROP INDEX orders_by_client_id;`,

@@ -1,5 +1,5 @@
 /**
- * A19 account information as the account side moves funds (area A §3.4, §4.8, §5): withdrawal
+ * A19 account information as the account side moves funds (docs/spot-api.md "Deposits and withdrawals", docs/spot-api.md "Locks, fees and rounding", docs/spot-api.md "Accounts and balances"): withdrawal
  * locks, internal transfers seen from both keys, and a sub-account's fee rates. The plain A19 shape
  * and its trading cases are in test/api/account.test.ts.
  */

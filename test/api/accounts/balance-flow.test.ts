@@ -1,5 +1,5 @@
 /**
- * A31 balance flow (area A §3.6, §5.1, §5.2): one row per change of free + locked, with its flow
+ * A31 balance flow (docs/spot-api.md "Sub-accounts and transfers", docs/spot-api.md "Accounts and balances", docs/spot-api.md "Balance flow"): one row per change of free + locked, with its flow
  * type, signed change and the total after it; paging by fromFlowId (ids below) and endFlowId
  * (ids above), limit default 50 max 100, filters by token, flow type and time. A main key may read
  * any account of its user; a sub key reads its own. Trades run on a symbol listed for this file

@@ -1,6 +1,6 @@
 /**
- * A21 deposit list and A22 deposit address (area A §3.4), over real HTTP against a fresh server.
- * Deposits arrive only through the operator (§5.3), so every test credits them with
+ * A21 deposit list and A22 deposit address (docs/spot-api.md "Deposits and withdrawals"), over real HTTP against a fresh server.
+ * Deposits arrive only through the operator (docs/spot-api.md "Deposits and withdrawals"), so every test credits them with
  * `POST /admin/v1/deposits` and then reads them back as the account's key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ describe('A21 deposit list and A22 deposit address', () => {
       expect((await list(alice)).map((r) => r.orderId)).toEqual(ids);
       expect((await list(alice, { limit: 2 })).map((r) => r.quantity)).toEqual(['4', '5']);
       expect((await list(alice, { fromId: ids[1], limit: 2 })).map((r) => r.quantity)).toEqual(['3', '4']);
-      // `0` is absent for optional ids and limits (§1.3): the Java SDK sends them.
+      // `0` is absent for optional ids and limits (docs/spot-api.md "Methods and parameters"): the Java SDK sends them.
       expect((await list(alice, { fromId: 0, limit: 0 })).map((r) => r.orderId)).toEqual(ids);
     });
 

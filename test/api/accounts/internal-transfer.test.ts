@@ -1,5 +1,5 @@
 /**
- * A30 internal transfer (area A §3.6, §5.4): a main key moves funds between its main account and
+ * A30 internal transfer (docs/spot-api.md "Sub-accounts and transfers"): a main key moves funds between its main account and
  * any sub-account, either way, naming both sides by type and index; a sub key leaves the four
  * type/index parameters empty and always sends to its main account. Every transfer writes one
  * USER_ACCOUNT_TRANSFER row per side.
@@ -79,7 +79,7 @@ describe('A30 internal transfer', () => {
   it('when a sub key sends type/index values anyway, then they are ignored and the funds still go to its main account', async () => {
     const f = await family({ USDT: '100' });
     succeeded(await f.main.signed('POST', TRANSFER, { ...MAIN_TO_SUB, tokenId: 'USDT', amount: '50' }));
-    // As sent, this would read "main → sub-account 1"; a sub key's values are ignored (§3.6).
+    // As sent, this would read "main → sub-account 1"; a sub key's values are ignored (docs/spot-api.md "Sub-accounts and transfers").
     succeeded(await f.sub.signed('POST', TRANSFER, { ...MAIN_TO_SUB, tokenId: 'USDT', amount: '20' }));
     expect(await holding(f.sub, 'USDT')).toBe('30/0');
     expect(await holding(f.main, 'USDT')).toBe('70/0');

@@ -1,6 +1,6 @@
 /**
- * A29 sub-account list (area A §3.6, §5.4): a main key lists its user's accounts, main first then
- * sub-accounts by index; a sub key is refused with -1005. Sub-accounts come from the operator (§10).
+ * A29 sub-account list (docs/spot-api.md "Sub-accounts and transfers"): a main key lists its user's accounts, main first then
+ * sub-accounts by index; a sub key is refused with -1005. Sub-accounts come from the operator (docs/operating.md "Trading settings and listings").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refused } from '../../support/answers.js';
@@ -35,7 +35,7 @@ describe('A29 sub-account list', () => {
     expect(answer.body).toEqual([
       { accountId: user.accountId, accountName: '', accountType: 1, accountIndex: 0 },
       { accountId: botA.accountId, accountName: 'bot-a', accountType: 1, accountIndex: 1 },
-      // The default name is sub<index> (§10).
+      // The default name is sub<index> (docs/operating.md "Trading settings and listings").
       { accountId: second.accountId, accountName: 'sub2', accountType: 1, accountIndex: 2 },
     ]);
   });

@@ -1,5 +1,5 @@
 /**
- * A32 user transfer (area A §3.6, §5.1): a main key moves funds from its main account to another
+ * A32 user transfer (docs/spot-api.md "Sub-accounts and transfers", docs/spot-api.md "Accounts and balances"): a main key moves funds from its main account to another
  * user's main account, named by `targetUserId` or by an A22 address; both rows carry the
  * `businessType` as flow type; `clientOrderId` makes a retry safe (same values → same answer,
  * moved once; other values → -1174).

@@ -1,5 +1,5 @@
 /**
- * The operator's `GET /admin/v1/verify` (operator.md; DESIGN.md §1 rules 4 and 6): per asset, all
+ * The operator's `GET /admin/v1/verify` (docs/operating.md "Checking the ledger"): per asset, all
  * balances sum to deposits minus withdrawals; every balance equals the sum of its flow rows; with
  * `?replay=1`, a fresh replay of the journal reaches the current state hash. The asset VRF is listed
  * for this file so that its figures are exact.

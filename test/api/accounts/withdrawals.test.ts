@@ -1,6 +1,6 @@
 /**
- * A23 withdraw, A24 withdrawal list, A25 withdrawal detail (area A §3.4) and the operator's approve
- * and reject (§5.3), over real HTTP. Demo catalogue: USDT fee 1, minimum 10 (chains TRC20 first);
+ * A23 withdraw, A24 withdrawal list, A25 withdrawal detail (docs/spot-api.md "Deposits and withdrawals") and the operator's approve
+ * and reject (docs/spot-api.md "Deposits and withdrawals"), over real HTTP. Demo catalogue: USDT fee 1, minimum 10 (chains TRC20 first);
  * BTC fee 0.0005, minimum 0.001.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
       const alice = await op.member({ USDT: '500' });
       const params = { tokenId: 'USDT', clientOrderId: 'retry-me', address: 'TXYZabc', withdrawQuantity: '100', chainType: 'TRC20' };
       const first = await withdraw(alice, params);
-      // Values compare as values (§1.3): "100.0" is "100"; the default chain is the one sent first.
+      // Values compare as values (docs/spot-api.md "Methods and parameters"): "100.0" is "100"; the default chain is the one sent first.
       const again = await withdraw(alice, { ...params, withdrawQuantity: '100.0', tokenId: 'usdt' });
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
@@ -245,7 +245,7 @@ describe('A23 withdraw, A24 withdrawal list, A25 withdrawal detail', () => {
         -1102,
         "Param 'orderId' or 'clientOrderId' must be sent, but both were empty/null!",
       );
-      // `0` is an absent id (§1.3).
+      // `0` is an absent id (docs/spot-api.md "Methods and parameters").
       refused(
         await alice.client.signed('GET', '/openapi/v1/withdraw/detail', { orderId: '0' }),
         -1102,

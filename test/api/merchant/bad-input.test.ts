@@ -1,7 +1,7 @@
 /**
- * The bad-input table of area B (spec/area-b.md §1.1–§1.4, §2.0–§2.4, §2.6, §7, §8): every row is
+ * The bad-input table of area B (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Getting a token", docs/merchant-payments.md "Answers and errors", docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "The simulator and the sandbox API", docs/merchant-payments.md "Error codes"): every row is
  * one malformed or refused request to the merchant payments API, answered with the status and the
- * `{code, msg, detail, data}` envelope that §8 gives its code, never a 500; and after the whole
+ * `{code, msg, detail, data}` envelope that docs/merchant-payments.md "Error codes" gives its code, never a 500; and after the whole
  * table the merchants, accounts, beneficiaries, funding records, pending funds and the ledger are
  * exactly as they were before the first row.
  *
@@ -14,7 +14,7 @@ import { BUSINESS_FIELDS, onboardedMerchant, SPEI_BENEFICIARY } from '../../supp
 import { paymentsStory, type PaymentsStory, WIRE_BENEFICIARY } from '../../support/payments-story.js';
 import { rawRequest, type RawAnswer, type RawHeader } from '../../support/raw-http.js';
 
-/** §8: `msg` and HTTP status of every code a row expects (400 unless listed otherwise). */
+/** docs/merchant-payments.md "Error codes": `msg` and HTTP status of every code a row expects (400 unless listed otherwise). */
 const CODES: Readonly<Record<number, readonly [msg: string, http: number]>> = {
   [-1000]: ['UNKNOWN', 404],
   [-1002]: ['UNAUTHORIZED', 401],
@@ -90,9 +90,9 @@ interface Wire {
 
 interface Expected {
   code: number;
-  /** Where §1.1 says what `detail` names (the body, or the parameter). */
+  /** Where docs/merchant-payments.md "Requests" says what `detail` names (the body, or the parameter). */
   detail?: RegExp;
-  /** `data` on -1174 (§9.2); `null` otherwise. */
+  /** `data` on -1174 (docs/merchant-payments.md "Idempotency"); `null` otherwise. */
   data?: (s: Scene) => unknown;
 }
 
@@ -205,7 +205,7 @@ function wire(s: Scene, fieldChanges: Readonly<Record<string, string | null>> = 
   return { merchantId: s.merchantId, paymentId: 83, country: 'United States', fiat: 'USD', fieldJson };
 }
 
-/** A B25 body for a new SEPA beneficiary (rail 85; EUR is listed under United States, §1.6). */
+/** A B25 body for a new SEPA beneficiary (rail 85; EUR is listed under United States, docs/operating.md "Merchant payments settings"). */
 function sepa(s: Scene, fieldChanges: Readonly<Record<string, string>> = {}): Record<string, unknown> {
   return {
     merchantId: s.merchantId,
@@ -234,7 +234,7 @@ const b0 = (query: string, apiKey?: string): Wire => ({
 
 // ---------------------------------------------------------------- the table
 
-/** §1.1: bodies that do not parse, are not one object, or come in a content type area B does not take. */
+/** docs/merchant-payments.md "Requests": bodies that do not parse, are not one object, or come in a content type area B does not take. */
 const BODY_ROWS: Row[] = [
   { name: 'B13 body is broken JSON', wire: () => rawBody('POST', MERCHANTS, '{"merchantName":"Fresh Co",', JSON_TYPE), expect: E.invalid(/body/) },
   { name: 'B13 body is a JSON array', wire: () => rawBody('POST', MERCHANTS, '[{"merchantName":"Fresh Co"}]', JSON_TYPE), expect: E.invalid(/body/) },
@@ -277,7 +277,7 @@ const BODY_ROWS: Row[] = [
   },
 ];
 
-/** §1.1 types: arrays, objects and booleans where a string or number is expected; a non-object for an `obj`. */
+/** docs/merchant-payments.md "Requests" types: arrays, objects and booleans where a string or number is expected; a non-object for an `obj`. */
 const TYPE_ROWS: Row[] = [
   { name: 'B13 merchantName is an array', wire: () => post(MERCHANTS, newMerchant({ merchantName: ['Fresh Co'] })), expect: E.invalid(/merchantName/) },
   { name: 'B13 merchantName is an object', wire: () => post(MERCHANTS, newMerchant({ merchantName: { name: 'Fresh Co' } })), expect: E.invalid(/merchantName/) },
@@ -297,7 +297,7 @@ const TYPE_ROWS: Row[] = [
   { name: 'B25 fieldJson is an array', wire: (s) => post(PAYMENTS, { ...spei(s), fieldJson: [SPEI_BENEFICIARY] }), expect: E.invalid(/fieldJson/) },
   { name: 'B25 fieldJson holds a boolean value', wire: (s) => post(PAYMENTS, spei(s, { 'Beneficiary Name': true })), expect: E.invalid(/fieldJson|Beneficiary Name/) },
   {
-    // §2.6: fieldJson has string values. The CLABE is the saved beneficiary's, so a server that
+    // docs/merchant-payments.md "Endpoints served": fieldJson has string values. The CLABE is the saved beneficiary's, so a server that
     // took the number as its text answers -5053 instead, without creating anything.
     name: 'B25 fieldJson holds a number value',
     wire: (s) =>
@@ -310,7 +310,7 @@ const TYPE_ROWS: Row[] = [
     expect: E.invalid(/fieldJson|Account number\/card/),
   },
   {
-    // §2.3: fieldList members are all strings. The MXN account is active, so a server that took
+    // docs/merchant-payments.md "Endpoints served": fieldList members are all strings. The MXN account is active, so a server that took
     // the number as its text answers -5067 instead, without changing anything.
     name: 'B15 fieldList holds a number value',
     wire: (s) => rawBody('POST', ACCOUNTS, jsonText({ merchantId: s.merchantId, fiat: 'MXN' }, { fieldList: jsonText({ ...BUSINESS_FIELDS }, { phone: '525512345678' }) }), JSON_TYPE),
@@ -318,7 +318,7 @@ const TYPE_ROWS: Row[] = [
   },
 ];
 
-/** §1.1 decimals: plain notation, > 0, at most the currency's accuracy (MXN 2); never rounded. */
+/** docs/merchant-payments.md "Requests" decimals: plain notation, > 0, at most the currency's accuracy (MXN 2); never rounded. */
 const DECIMAL_ROWS: Row[] = [
   { name: 'B18 amount has an exponent (1e3)', wire: (s) => post(CLAIM, claim(s, { amount: '1e3' })), expect: E.invalid(/amount/) },
   { name: 'B18 amount is a JSON number with an exponent (1E2)', wire: (s) => post(CLAIM, claim(s), { amount: '1E2' }), expect: E.invalid(/amount/) },
@@ -335,14 +335,14 @@ const DECIMAL_ROWS: Row[] = [
   { name: 'B18 amount is Infinity', wire: (s) => post(CLAIM, claim(s, { amount: 'Infinity' })), expect: E.invalid(/amount/) },
   { name: 'B20 fiatAmount has an exponent (1e1)', wire: (s) => post(TRANSFER, transfer(s, { fiatAmount: '1e1' })), expect: E.invalid(/fiatAmount/) },
   { name: 'B20 fiatAmount has too many decimals (1.005)', wire: (s) => post(TRANSFER, transfer(s, { fiatAmount: '1.005' })), expect: E.invalid(/fiatAmount/) },
-  { name: 'a §7 deposit amount has a separator (1,000.00)', wire: (s) => post('/sandbox/v2/deposits', { merchantId: s.merchantId, fiat: 'MXN', amount: '1,000.00' }), expect: E.invalid(/amount/) },
-  { name: 'a §7 deposit amount is zero', wire: (s) => post('/sandbox/v2/deposits', { merchantId: s.merchantId, fiat: 'MXN', amount: '0.00' }), expect: E.invalid(/amount/) },
-  { name: 'a §7 crypto deposit amount is negative', wire: (s) => post('/sandbox/v2/crypto-deposits', { merchantId: s.merchantId, crypto: 'USDT', amount: '-5' }), expect: E.invalid(/amount/) },
-  { name: 'a §7 merchant limit is negative', wire: (s) => put(`/sandbox/v2/merchants/${s.merchantId}/limits`, { dayFiatLimit: '-1' }), expect: E.invalid(/dayFiatLimit/) },
-  { name: 'a §7 user limit has an exponent', wire: () => put('/sandbox/v2/user/limit', { monthLimit: '1e5' }), expect: E.invalid(/monthLimit/) },
+  { name: 'a sandbox deposit amount has a separator (1,000.00)', wire: (s) => post('/sandbox/v2/deposits', { merchantId: s.merchantId, fiat: 'MXN', amount: '1,000.00' }), expect: E.invalid(/amount/) },
+  { name: 'a sandbox deposit amount is zero', wire: (s) => post('/sandbox/v2/deposits', { merchantId: s.merchantId, fiat: 'MXN', amount: '0.00' }), expect: E.invalid(/amount/) },
+  { name: 'a sandbox crypto deposit amount is negative', wire: (s) => post('/sandbox/v2/crypto-deposits', { merchantId: s.merchantId, crypto: 'USDT', amount: '-5' }), expect: E.invalid(/amount/) },
+  { name: 'a sandbox merchant limit is negative', wire: (s) => put(`/sandbox/v2/merchants/${s.merchantId}/limits`, { dayFiatLimit: '-1' }), expect: E.invalid(/dayFiatLimit/) },
+  { name: 'a sandbox user limit has an exponent', wire: () => put('/sandbox/v2/user/limit', { monthLimit: '1e5' }), expect: E.invalid(/monthLimit/) },
 ];
 
-/** §1.1 strings: over a stated length → -4011. */
+/** docs/merchant-payments.md "Requests" strings: over a stated length → -4011. */
 const LENGTH_ROWS: Row[] = [
   { name: 'B13 merchantName has 65 characters', wire: () => post(MERCHANTS, newMerchant({ merchantName: 'm'.repeat(65) })), expect: E.tooLong() },
   { name: 'B13 merchantName has 65 two-byte characters', wire: () => post(MERCHANTS, newMerchant({ merchantName: 'ñ'.repeat(65) })), expect: E.tooLong() },
@@ -363,7 +363,7 @@ const LENGTH_ROWS: Row[] = [
   { name: 'B25 remark has 257 characters', wire: (s) => post(PAYMENTS, spei(s, {}, { remark: 'r'.repeat(257) })), expect: E.tooLong() },
 ];
 
-/** §1.4 paging and time ranges. */
+/** docs/merchant-payments.md "Answers and errors" paging and time ranges. */
 const PAGING_ROWS: Row[] = [
   { name: 'B14 pageSize is 0', wire: () => get(MERCHANTS, { pageSize: 0 }), expect: E.invalid(/pageSize/) },
   { name: 'B14 currentPage is 1.5', wire: () => get(MERCHANTS, { currentPage: '1.5' }), expect: E.invalid(/currentPage/) },
@@ -375,7 +375,7 @@ const PAGING_ROWS: Row[] = [
   { name: 'B21 endTime is a word', wire: () => get(RECORDS, { endTime: 'now' }), expect: E.invalid(/endTime/) },
 ];
 
-/** Enumerations and other bad values of parameters (§2.1–§2.6, §7). */
+/** Enumerations and other bad values of parameters (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "The simulator and the sandbox API"). */
 const VALUE_ROWS: Row[] = [
   { name: 'B13 merchantType is COMPANY', wire: () => post(MERCHANTS, newMerchant({ merchantType: 'COMPANY' })), expect: E.invalid(/merchantType/) },
   { name: 'B13 languageCode is fr', wire: () => post(MERCHANTS, newMerchant({ languageCode: 'fr' })), expect: E.invalid(/languageCode/) },
@@ -414,16 +414,16 @@ const VALUE_ROWS: Row[] = [
   { name: 'B25 WIRE Individual has no lastName', wire: (s) => post(PAYMENTS, wire(s, { lastName: null })), expect: E.invalid(/lastName/) },
   { name: 'B25 SEPA Account Number fails mod-97', wire: (s) => post(PAYMENTS, sepa(s, { 'Account Number': 'DE89370400440532013001' })), expect: E.invalid(/Account Number/) },
   { name: 'B28 has no merchantId', wire: (s) => post(REFUND_ACCOUNT, { userPaymentId: s.beneficiaryId }), expect: E.invalid(/merchantId/) },
-  { name: 'a §7 KYC action is approved (not a listed action)', wire: (s) => post(`/sandbox/v2/merchants/${s.merchantId}/kyc`, { action: 'approved' }), expect: E.invalid(/action/) },
-  { name: 'a §7 account review action is accept', wire: (s) => post(`/sandbox/v2/merchant/accounts/${s.merchantId}/MXN/review`, { action: 'accept' }), expect: E.invalid(/action/) },
-  { name: 'a §7 beneficiary review action is verify', wire: (s) => post(`/sandbox/v2/payments/${s.reviewingId}/review`, { action: 'verify' }), expect: E.invalid(/action/) },
-  { name: 'a §7 KYC call has no action', wire: (s) => post(`/sandbox/v2/merchants/${s.pendingId}/kyc`, {}), expect: E.invalid(/action/) },
-  { name: 'a §7 mode value is sometimes', wire: () => put('/sandbox/v2/modes', { kyc: 'sometimes' }), expect: E.invalid(/kyc/) },
-  { name: 'a §7 payoutFailCode is -7002', wire: () => put('/sandbox/v2/modes', { payoutFailCode: -7002 }), expect: E.invalid(/payoutFailCode/) },
-  { name: 'a §7 user limit has no monthLimit', wire: () => put('/sandbox/v2/user/limit', {}), expect: E.invalid(/monthLimit/) },
+  { name: 'a sandbox KYC action is approved (not a listed action)', wire: (s) => post(`/sandbox/v2/merchants/${s.merchantId}/kyc`, { action: 'approved' }), expect: E.invalid(/action/) },
+  { name: 'a sandbox account review action is accept', wire: (s) => post(`/sandbox/v2/merchant/accounts/${s.merchantId}/MXN/review`, { action: 'accept' }), expect: E.invalid(/action/) },
+  { name: 'a sandbox beneficiary review action is verify', wire: (s) => post(`/sandbox/v2/payments/${s.reviewingId}/review`, { action: 'verify' }), expect: E.invalid(/action/) },
+  { name: 'a sandbox KYC call has no action', wire: (s) => post(`/sandbox/v2/merchants/${s.pendingId}/kyc`, {}), expect: E.invalid(/action/) },
+  { name: 'a sandbox mode value is sometimes', wire: () => put('/sandbox/v2/modes', { kyc: 'sometimes' }), expect: E.invalid(/kyc/) },
+  { name: 'a sandbox payoutFailCode is -7002', wire: () => put('/sandbox/v2/modes', { payoutFailCode: -7002 }), expect: E.invalid(/payoutFailCode/) },
+  { name: 'a sandbox user limit has no monthLimit', wire: () => put('/sandbox/v2/user/limit', {}), expect: E.invalid(/monthLimit/) },
 ];
 
-/** The field codes of §8 (B15 fieldList, B25 fieldJson). */
+/** The field codes of docs/merchant-payments.md "Error codes" (B15 fieldList, B25 fieldJson). */
 const FIELD_ROWS: Row[] = [
   { name: 'B15 RFC of a BUSINESS has 13 characters', wire: (s) => post(ACCOUNTS, usdAccount(s, { idNo: 'ACM010101AB12' })), expect: E.code(-4013) },
   { name: 'B15 CURP has 17 characters', wire: (s) => post(ACCOUNTS, usdAccount(s, { idNoType: 'CURP', idNo: 'PEPJ800101HDFRRN0' })), expect: E.code(-4013) },
@@ -447,7 +447,7 @@ const FIELD_ROWS: Row[] = [
   { name: 'B25 SEPA Bic holds a dash', wire: (s) => post(PAYMENTS, sepa(s, { Bic: 'DEUT-EFF' })), expect: E.code(-4023) },
 ];
 
-/** Refusals by the state of the scene's objects (§2.2–§2.6, §7, §8). */
+/** Refusals by the state of the scene's objects (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "The simulator and the sandbox API", docs/merchant-payments.md "Error codes"). */
 const STATE_ROWS: Row[] = [
   { name: 'B13 merchantName is taken (other case)', wire: () => post(MERCHANTS, newMerchant({ merchantName: 'ACME mx' })), expect: E.code(-5069) },
   { name: 'B13 email is taken (other case)', wire: () => post(MERCHANTS, newMerchant({ email: 'ACME.MX@example.mx' })), expect: E.code(-2017) },
@@ -491,23 +491,23 @@ const STATE_ROWS: Row[] = [
   { name: 'B28 names an unknown beneficiary', wire: (s) => post(REFUND_ACCOUNT, { userPaymentId: UNKNOWN_ID, merchantId: s.merchantId }), expect: E.code(-4027) },
   { name: 'B28 names another merchant\'s beneficiary', wire: (s) => post(REFUND_ACCOUNT, { userPaymentId: s.beneficiaryId, merchantId: s.otherId }), expect: E.code(-4027) },
   { name: 'B28 names a beneficiary under review', wire: (s) => post('/v2/payment/refund_account', { userPaymentId: s.reviewingId, merchantId: s.merchantId }), expect: E.code(-5017) },
-  { name: 'a §7 KYC approve of a verified merchant', wire: (s) => post(`/sandbox/v2/merchants/${s.merchantId}/kyc`, { action: 'approve' }), expect: E.code(-5104) },
-  { name: 'a §7 KYC call names an unknown merchant', wire: () => post(`/sandbox/v2/merchants/${UNKNOWN_ID}/kyc`, { action: 'submit' }), expect: E.code(-5006) },
-  { name: 'a §7 review of a missing USD account', wire: (s) => post(`/sandbox/v2/merchant/accounts/${s.merchantId}/USD/review`, { action: 'verify' }), expect: E.code(-5038) },
-  { name: 'a §7 approve of a valid beneficiary', wire: (s) => post(`/sandbox/v2/payments/${s.beneficiaryId}/review`, { action: 'approve' }), expect: E.code(-5104) },
-  { name: 'a §7 review of an unknown beneficiary', wire: () => post(`/sandbox/v2/payments/${UNKNOWN_ID}/review`, { action: 'approve' }), expect: E.code(-4027) },
-  { name: 'a §7 deposit in a fiat without an active account', wire: (s) => post('/sandbox/v2/deposits', { merchantId: s.merchantId, fiat: 'USD', amount: '10.00' }), expect: E.code(-5070) },
-  { name: 'a §7 deposit names an unknown merchant', wire: () => post('/sandbox/v2/deposits', { merchantId: UNKNOWN_ID, fiat: 'MXN', amount: '10.00' }), expect: E.code(-5006) },
-  { name: 'a §7 crypto deposit of an unconfigured crypto', wire: (s) => post('/sandbox/v2/crypto-deposits', { merchantId: s.merchantId, crypto: 'DOGE', amount: '5' }), expect: E.code(-5058) },
-  { name: 'a §7 complete of a completed deposit', wire: (s) => post(`/sandbox/v2/funding/${s.depositTxId}/complete`, {}), expect: E.code(-5104) },
+  { name: 'a sandbox KYC approve of a verified merchant', wire: (s) => post(`/sandbox/v2/merchants/${s.merchantId}/kyc`, { action: 'approve' }), expect: E.code(-5104) },
+  { name: 'a sandbox KYC call names an unknown merchant', wire: () => post(`/sandbox/v2/merchants/${UNKNOWN_ID}/kyc`, { action: 'submit' }), expect: E.code(-5006) },
+  { name: 'a sandbox review of a missing USD account', wire: (s) => post(`/sandbox/v2/merchant/accounts/${s.merchantId}/USD/review`, { action: 'verify' }), expect: E.code(-5038) },
+  { name: 'a sandbox approve of a valid beneficiary', wire: (s) => post(`/sandbox/v2/payments/${s.beneficiaryId}/review`, { action: 'approve' }), expect: E.code(-5104) },
+  { name: 'a sandbox review of an unknown beneficiary', wire: () => post(`/sandbox/v2/payments/${UNKNOWN_ID}/review`, { action: 'approve' }), expect: E.code(-4027) },
+  { name: 'a sandbox deposit in a fiat without an active account', wire: (s) => post('/sandbox/v2/deposits', { merchantId: s.merchantId, fiat: 'USD', amount: '10.00' }), expect: E.code(-5070) },
+  { name: 'a sandbox deposit names an unknown merchant', wire: () => post('/sandbox/v2/deposits', { merchantId: UNKNOWN_ID, fiat: 'MXN', amount: '10.00' }), expect: E.code(-5006) },
+  { name: 'a sandbox crypto deposit of an unconfigured crypto', wire: (s) => post('/sandbox/v2/crypto-deposits', { merchantId: s.merchantId, crypto: 'DOGE', amount: '5' }), expect: E.code(-5058) },
+  { name: 'a sandbox complete of a completed deposit', wire: (s) => post(`/sandbox/v2/funding/${s.depositTxId}/complete`, {}), expect: E.code(-5104) },
 ];
 
-/** §1.2 token and B0, §1.3 unknown paths. */
+/** docs/merchant-payments.md "Getting a token" token and B0, docs/merchant-payments.md "Answers and errors" unknown paths. */
 const AUTH_ROWS: Row[] = [
   { name: 'B14 has no token', wire: () => ({ ...get(MERCHANTS), token: null }), expect: E.code(-1002) },
   { name: 'B14 token is unknown', wire: () => ({ ...get(MERCHANTS), token: '09ef3523-6242-4a8d-80e2-24cfbdb35851' }), expect: E.code(-1002) },
   { name: 'B18 token is not a UUID', wire: (s) => ({ ...post(CLAIM, claim(s)), token: 'not-a-token' }), expect: E.code(-1002) },
-  { name: 'a §7 call has no token', wire: () => ({ ...get('/sandbox/v2/modes'), token: null }), expect: E.code(-1002) },
+  { name: 'a sandbox call has no token', wire: () => ({ ...get('/sandbox/v2/modes'), token: null }), expect: E.code(-1002) },
   { name: 'B0 has no key header', wire: () => b0(`timestamp=${Date.now()}&signature=${'0'.repeat(64)}`), expect: E.code(-1002) },
   { name: 'B0 key is unknown', wire: () => b0(`timestamp=${Date.now()}&signature=${'0'.repeat(64)}`, 'A'.repeat(64)), expect: E.code(-2015) },
   { name: 'B0 has no signature', wire: (s) => b0(`timestamp=${Date.now()}`, s.apiKey), expect: E.code(-1102) },
@@ -521,12 +521,12 @@ const AUTH_ROWS: Row[] = [
 
 const ROWS: Row[] = [...BODY_ROWS, ...TYPE_ROWS, ...DECIMAL_ROWS, ...LENGTH_ROWS, ...PAGING_ROWS, ...VALUE_ROWS, ...FIELD_ROWS, ...STATE_ROWS, ...AUTH_ROWS];
 
-/** §7 with a merchant token while BOURSE_SANDBOX=0 (its own server). */
+/** docs/merchant-payments.md "The simulator and the sandbox API" with a merchant token while BOURSE_SANDBOX=0 (its own server). */
 const SANDBOX_OFF_ROWS: Row[] = [
   { name: 'GET /sandbox/v2/modes with a token', wire: () => get('/sandbox/v2/modes'), expect: E.code(-5102) },
   { name: 'PUT /sandbox/v2/modes with a token', wire: () => put('/sandbox/v2/modes', { kyc: 'approve' }), expect: E.code(-5102) },
   { name: 'POST /sandbox/v2/deposits with a token', wire: () => post('/sandbox/v2/deposits', { merchantId: 1, fiat: 'MXN', amount: '10.00' }), expect: E.code(-5102) },
-  { name: 'a §7 KYC call with a token', wire: () => post('/sandbox/v2/merchants/1/kyc', { action: 'approve' }), expect: E.code(-5102) },
+  { name: 'a sandbox KYC call with a token', wire: () => post('/sandbox/v2/merchants/1/kyc', { action: 'approve' }), expect: E.code(-5102) },
 ];
 
 // ---------------------------------------------------------------- running rows
@@ -541,7 +541,7 @@ async function sendRow(baseUrl: string, token: string, wire: Wire): Promise<RawA
 
 function expectEnvelope(answer: RawAnswer, expected: Expected, data: unknown): void {
   const entry = CODES[expected.code];
-  if (entry === undefined) throw new Error(`no §8 entry for ${expected.code}`);
+  if (entry === undefined) throw new Error(`no docs/merchant-payments.md "Error codes" entry for ${expected.code}`);
   const [msg, http] = entry;
   expect(answer.status).not.toBe(500);
   expect({ status: answer.status, contentType: answer.headers['content-type']?.[0], body: answer.body }).toEqual({
@@ -644,7 +644,7 @@ describe('bad input (area B: /v2, /openapi/v2, /sandbox/v2)', () => {
   });
 });
 
-describe('bad input (area B §7 with BOURSE_SANDBOX=0)', () => {
+describe('bad input (docs/merchant-payments.md "The simulator and the sandbox API" with BOURSE_SANDBOX=0)', () => {
   let s: PaymentsStory;
 
   beforeAll(async () => {

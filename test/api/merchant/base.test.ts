@@ -6,7 +6,7 @@ import { AdminClient, request, type HttpAnswer } from '../../support/clients.js'
 import { createUserKey, expectData, expectError, issueToken } from '../../support/merchant.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-/** B1–B9 (spec/area-b.md §2.1) for the built-in catalogue (§1.6), and area B's 404s and documents. */
+/** B1–B9 (docs/merchant-payments.md "Endpoints served") for the built-in catalogue (docs/operating.md "Merchant payments settings"), and area B's 404s and documents. */
 
 let t: TestServer;
 
@@ -165,7 +165,7 @@ describe('B9: rails of a fiat/fiat combination', () => {
   });
 });
 
-describe('base reads and tokens (§1.2 "Base reads")', () => {
+describe('base reads and tokens (docs/merchant-payments.md "Getting a token")', () => {
   it('when a valid token is sent, then the read is answered as without one', async () => {
     const key = await createUserKey(new AdminClient(t.url, t.adminToken));
     const { token } = await issueToken(t.url, key);
@@ -177,7 +177,7 @@ describe('base reads and tokens (§1.2 "Base reads")', () => {
   });
 });
 
-describe('unknown paths and methods under area B (§1.3)', () => {
+describe('unknown paths and methods under area B (docs/merchant-payments.md "Answers and errors")', () => {
   it.each([
     ['GET', '/v2'],
     ['GET', '/v2/'],
@@ -241,7 +241,7 @@ describe('area B documents', () => {
     ]);
   });
 
-  it('when the error envelope schema is read, then it lists every code of §8', () => {
+  it('when the error envelope schema is read, then it lists every code of docs/merchant-payments.md "Error codes"', () => {
     const codes = [...new Set(Object.values(PAYMENT_ERRORS).map((e) => e.code))].sort((a, b) => a - b);
     expect([...doc.components.schemas.ErrorEnvelope.properties.code.enum].sort((a, b) => a - b)).toEqual(codes);
   });

@@ -1,5 +1,5 @@
 /**
- * Area B's demo (§1.7): the demo merchant user owns "Demo Merchant" (BUSINESS, verified) with an
+ * Area B's demo (docs/operating.md "Demo data"): the demo merchant user owns "Demo Merchant" (BUSINESS, verified) with an
  * active MXN account holding a pending fund of 100000.00 MXN that arrived as a DEPOSIT record,
  * 10000 USDT and one valid SPEI beneficiary; the desk is funded; every credit is a ledger deposit,
  * so verify holds. The same with BOURSE_SANDBOX=0, where every mode is manual.
@@ -46,7 +46,7 @@ describe.each([['1'], ['0']])('demo merchant with BOURSE_SANDBOX=%s', (sandbox) 
       expect(desk.balances.get(asset)?.free, asset).toBe(BigInt(whole + fraction.padEnd(precision, '0')));
     }
     const modes = await client.call('GET', '/sandbox/v2/modes');
-    // With 0, §7 takes only the operator's token: the demo's decisions were spelled out as commands.
+    // With 0, docs/merchant-payments.md "The simulator and the sandbox API" takes only the operator's token: the demo's decisions were spelled out as commands.
     if (sandbox === '1') expect(modes.data).toMatchObject({ kyc: 'approve', deposit: 'complete' });
     else expect([modes.status, modes.code]).toEqual([404, -5102]);
     const verify = await fetch(`${t.url}/admin/v1/verify?replay=1`, { headers: { Authorization: `Bearer ${t.adminToken}` } });

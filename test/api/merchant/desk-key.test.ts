@@ -1,5 +1,5 @@
 /**
- * The desk D (area B §0) is a system user, yet the operator may rebalance it through area A with an
+ * The desk D (docs/merchant-payments.md) is a system user, yet the operator may rebalance it through area A with an
  * API key of its user: a key can be made for it, and it trades like any account.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../../support/server.js';
 
 /**
  * While the server drains, area B answers -1016 in its envelope and area A keeps its own format
- * (area B §8, area A §7). A second app over the same exchange is built already draining, so the
+ * (docs/merchant-payments.md "Error codes", docs/spot-api.md "Errors"). A second app over the same exchange is built already draining, so the
  * state is held for as long as the test needs it.
  */
 describe('while the server is stopping', () => {

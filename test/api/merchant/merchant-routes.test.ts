@@ -11,7 +11,7 @@ import { createUserKey, expectData, expectError, issueToken, type MerchantKey } 
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 /**
- * The area B framework (spec/area-b.md §1.1–§1.3, §7 auth, §9.1) on test-only endpoints: a small
+ * The area B framework (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Getting a token", docs/merchant-payments.md "Answers and errors", docs/merchant-payments.md "The simulator and the sandbox API" auth, docs/merchant-payments.md "Rate limits") on test-only endpoints: a small
  * Fastify app registers them with `registerMerchantRoutes` against a real Bourse's exchange, so
  * tokens come from real B0 calls and live in the real core. `Date` is faked so that rate-limit
  * windows and token lifetimes are where each test puts them.
@@ -108,7 +108,7 @@ afterAll(async () => {
   vi.useRealTimers();
 });
 
-describe('TOKEN auth (§1.2 "Use")', () => {
+describe('TOKEN auth (docs/merchant-payments.md "Getting a token")', () => {
   let key: MerchantKey;
   let token: string;
 
@@ -169,7 +169,7 @@ describe('TOKEN auth (§1.2 "Use")', () => {
   });
 });
 
-describe('parameters, bodies and the envelope (§1.1, §1.3)', () => {
+describe('parameters, bodies and the envelope (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Answers and errors")', () => {
   let token: string;
 
   beforeAll(async () => {
@@ -227,7 +227,7 @@ describe('parameters, bodies and the envelope (§1.1, §1.3)', () => {
   });
 });
 
-describe('SANDBOX auth (§7)', () => {
+describe('SANDBOX auth (docs/merchant-payments.md "The simulator and the sandbox API")', () => {
   let key: MerchantKey;
   let token: string;
 
@@ -261,7 +261,7 @@ describe('SANDBOX auth (§7)', () => {
   });
 });
 
-describe('rate limits (§9.1)', () => {
+describe('rate limits (docs/merchant-payments.md "Rate limits")', () => {
   it('when a user spends 1200 in a minute (cost 5 counts 5), then 429 -1003 on every general call, not on quotes', async () => {
     nextMinute();
     const key = await createUserKey(admin);

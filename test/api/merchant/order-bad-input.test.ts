@@ -1,8 +1,8 @@
 /**
- * The bad-input table of area B's quotes and orders (spec/area-b.md §1.1, §1.4, §2.5, §2.7, §4.2,
- * §5.5, §7.2, §8), B22–B34 and the §7 order actions (B35 is left to its own file): every row is one
+ * The bad-input table of area B's quotes and orders (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Answers and errors", docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Quotes and orders",
+ * docs/merchant-payments.md "Order statuses", docs/merchant-payments.md "The simulator and the sandbox API", docs/merchant-payments.md "Error codes"), B22–B34 and the docs/merchant-payments.md "The simulator and the sandbox API" order actions (B35 is left to its own file): every row is one
  * malformed or refused request, answered with the status and the `{code, msg, detail, data}`
- * envelope that §8 gives its code, never a 500; and after the whole table the orders, quotes,
+ * envelope that docs/merchant-payments.md "Error codes" gives its code, never a 500; and after the whole table the orders, quotes,
  * funding records, limit counters and the ledger are exactly as they were before the first row.
  *
  * Requests go over a raw socket (test/support/raw-http.ts) so that a row can send any bytes: broken
@@ -15,7 +15,7 @@ import { exampleBooks } from '../../support/payments-market.js';
 import { paymentsStory, type PaymentsStory, WIRE_BENEFICIARY } from '../../support/payments-story.js';
 import { rawRequest, type RawAnswer, type RawHeader } from '../../support/raw-http.js';
 
-/** §8: `msg` and HTTP status of every code a row expects. */
+/** docs/merchant-payments.md "Error codes": `msg` and HTTP status of every code a row expects. */
 const CODES: Readonly<Record<number, readonly [msg: string, http: number]>> = {
   [-4010]: ['PARAM_IS_INVALID', 400],
   [-4011]: ['PARAM_EXCEEDS_LIMIT_LENGTH', 400],
@@ -54,7 +54,7 @@ interface Wire {
 
 interface Expected {
   code: number;
-  /** Where §1.1 says what `detail` names (the body, or the parameter). */
+  /** Where docs/merchant-payments.md "Requests" says what `detail` names (the body, or the parameter). */
   detail?: RegExp;
 }
 
@@ -154,7 +154,7 @@ function confirm(s: Scene, changes: Params = {}): Params {
 
 // ---------------------------------------------------------------- the table
 
-/** B22 and B23 (§2.5, §4.2). */
+/** B22 and B23 (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Quotes and orders"). */
 const QUOTE_ROWS: Row[] = [
   { name: 'B22 has no country', wire: () => get(CRYPTO_QUOTE, cryptoQuote({ country: undefined })), expect: E.invalid(/country/) },
   { name: 'B22 has no from', wire: () => get(CRYPTO_QUOTE, cryptoQuote({ from: undefined })), expect: E.invalid(/from/) },
@@ -184,7 +184,7 @@ const QUOTE_ROWS: Row[] = [
   { name: 'B23 onRampCountry is United States for MXN', wire: () => get(FIAT_QUOTE, fiatQuote({ onRampCountry: 'United States' })), expect: E.code(-5057) },
 ];
 
-/** B29–B31 (§1.1, §2.7, §5.6 steps 1 and 3). */
+/** B29–B31 (docs/merchant-payments.md "Requests", docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Order creation checks" steps 1 and 3). */
 const CREATE_ROWS: Row[] = [
   { name: 'B29 body is broken JSON', wire: (s) => ({ ...post(F2C, f2c(s)), body: jsonText(f2c(s)).slice(0, -1) }), expect: E.invalid(/body/) },
   { name: 'B29 body is a JSON array', wire: (s) => ({ ...post(F2C, {}), body: `[${jsonText(f2c(s))}]` }), expect: E.invalid(/body/) },
@@ -234,7 +234,7 @@ const CREATE_ROWS: Row[] = [
   { name: 'B31 offRampCountry is Mexico for USD', wire: (s) => post(F2F, f2f(s, { offRampCountry: 'Mexico' })), expect: E.code(-5057) },
 ];
 
-/** B32–B34 (§1.4, §2.7, §5.5). */
+/** B32–B34 (docs/merchant-payments.md "Answers and errors", docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Order statuses"). */
 const ORDER_ROWS: Row[] = [
   { name: 'B32 has no orderId', wire: (s) => post(CONFIRM, confirm(s, { orderId: undefined })), expect: E.invalid(/orderId/) },
   { name: 'B32 orderId has a fraction (1.5)', wire: (s) => post(CONFIRM, confirm(s, { orderId: '1.5' })), expect: E.invalid(/orderId/) },
@@ -269,26 +269,26 @@ const ORDER_ROWS: Row[] = [
   { name: 'B34 merchantId is a word', wire: () => get(ORDERS, { merchantId: 'acme' }), expect: E.invalid(/merchantId/) },
 ];
 
-/** §7.2 order actions: bad values, and actions a status does not allow (-5104; quotes -5200). */
+/** docs/merchant-payments.md "The simulator and the sandbox API" order actions: bad values, and actions a status does not allow (-5104; quotes -5200). */
 const SANDBOX_ROWS: Row[] = [
-  { name: 'a §7 review decision is approved (not a listed decision)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/review`, { decision: 'approved' }), expect: E.invalid(/decision/) },
-  { name: 'a §7 review has no decision', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/review`, {}), expect: E.invalid(/decision/) },
-  { name: 'a §7 payout result is ok (not success or fail)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, { result: 'ok' }), expect: E.invalid(/result/) },
-  { name: 'a §7 payout has no result', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, {}), expect: E.invalid(/result/) },
-  { name: 'a §7 payout failCode is -7002', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, { result: 'fail', failCode: -7002 }), expect: E.invalid(/failCode/) },
-  { name: 'a §7 pay amount has 3 decimals for MXN', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/pay`, { amount: '1000.001' }), expect: E.invalid(/amount/) },
-  { name: 'a §7 place-on-behalf f2c has no fiatAmount', wire: (s) => post('/sandbox/v2/orders/fiat_to_crypto', f2c(s, { fiatAmount: undefined })), expect: E.invalid(/fiatAmount/) },
-  { name: 'a §7 place-on-behalf c2f cryptoAmount has 5 decimals', wire: (s) => post('/sandbox/v2/orders/crypto_to_fiat', c2f(s, { cryptoAmount: '1.00001' })), expect: E.invalid(/cryptoAmount/) },
-  { name: 'a §7 place-on-behalf f2f sends MXN to MXN', wire: (s) => post('/sandbox/v2/orders/fiat_to_fiat', f2f(s, { offRampFiat: 'MXN', offRampCountry: 'Mexico' })), expect: E.code(-5019) },
-  { name: 'a §7 review of an order waiting for its pay-in (40)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/review`, { decision: 'approve' }), expect: E.code(-5104) },
-  { name: 'a §7 review of an ended order (70)', wire: (s) => post(`/sandbox/v2/orders/${s.endedId}/review`, { decision: 'reject' }), expect: E.code(-5104) },
-  { name: 'a §7 payout of an f2c order (no payout in flight)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, { result: 'success' }), expect: E.code(-5104) },
-  { name: 'a §7 release of an f2c order (no release hold)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/release`, {}), expect: E.code(-5104) },
-  { name: 'a §7 expire of an ended order (no waiting timer)', wire: (s) => post(`/sandbox/v2/orders/${s.endedId}/expire`, {}), expect: E.code(-5104) },
-  { name: "a §7 review of another user's order", wire: (s) => post(`/sandbox/v2/orders/${s.foreignId}/review`, { decision: 'approve' }), expect: E.code(-5101) },
-  { name: "a §7 expire of another user's order", wire: (s) => post(`/sandbox/v2/orders/${s.foreignId}/expire`, {}), expect: E.code(-5101) },
-  { name: 'a §7 payout of an unknown order', wire: () => post(`/sandbox/v2/orders/${UNKNOWN_ORDER}/payout`, { result: 'success' }), expect: E.code(-5101) },
-  { name: 'a §7 expire of an unknown quote', wire: () => post(`/sandbox/v2/quotes/${UNKNOWN_QUOTE}/expire`, {}), expect: E.code(-5200) },
+  { name: 'a sandbox review decision is approved (not a listed decision)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/review`, { decision: 'approved' }), expect: E.invalid(/decision/) },
+  { name: 'a sandbox review has no decision', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/review`, {}), expect: E.invalid(/decision/) },
+  { name: 'a sandbox payout result is ok (not success or fail)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, { result: 'ok' }), expect: E.invalid(/result/) },
+  { name: 'a sandbox payout has no result', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, {}), expect: E.invalid(/result/) },
+  { name: 'a sandbox payout failCode is -7002', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, { result: 'fail', failCode: -7002 }), expect: E.invalid(/failCode/) },
+  { name: 'a sandbox pay amount has 3 decimals for MXN', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/pay`, { amount: '1000.001' }), expect: E.invalid(/amount/) },
+  { name: 'a sandbox place-on-behalf f2c has no fiatAmount', wire: (s) => post('/sandbox/v2/orders/fiat_to_crypto', f2c(s, { fiatAmount: undefined })), expect: E.invalid(/fiatAmount/) },
+  { name: 'a sandbox place-on-behalf c2f cryptoAmount has 5 decimals', wire: (s) => post('/sandbox/v2/orders/crypto_to_fiat', c2f(s, { cryptoAmount: '1.00001' })), expect: E.invalid(/cryptoAmount/) },
+  { name: 'a sandbox place-on-behalf f2f sends MXN to MXN', wire: (s) => post('/sandbox/v2/orders/fiat_to_fiat', f2f(s, { offRampFiat: 'MXN', offRampCountry: 'Mexico' })), expect: E.code(-5019) },
+  { name: 'a sandbox review of an order waiting for its pay-in (40)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/review`, { decision: 'approve' }), expect: E.code(-5104) },
+  { name: 'a sandbox review of an ended order (70)', wire: (s) => post(`/sandbox/v2/orders/${s.endedId}/review`, { decision: 'reject' }), expect: E.code(-5104) },
+  { name: 'a sandbox payout of an f2c order (no payout in flight)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/payout`, { result: 'success' }), expect: E.code(-5104) },
+  { name: 'a sandbox release of an f2c order (no release hold)', wire: (s) => post(`/sandbox/v2/orders/${s.payingId}/release`, {}), expect: E.code(-5104) },
+  { name: 'a sandbox expire of an ended order (no waiting timer)', wire: (s) => post(`/sandbox/v2/orders/${s.endedId}/expire`, {}), expect: E.code(-5104) },
+  { name: "a sandbox review of another user's order", wire: (s) => post(`/sandbox/v2/orders/${s.foreignId}/review`, { decision: 'approve' }), expect: E.code(-5101) },
+  { name: "a sandbox expire of another user's order", wire: (s) => post(`/sandbox/v2/orders/${s.foreignId}/expire`, {}), expect: E.code(-5101) },
+  { name: 'a sandbox payout of an unknown order', wire: () => post(`/sandbox/v2/orders/${UNKNOWN_ORDER}/payout`, { result: 'success' }), expect: E.code(-5101) },
+  { name: 'a sandbox expire of an unknown quote', wire: () => post(`/sandbox/v2/quotes/${UNKNOWN_QUOTE}/expire`, {}), expect: E.code(-5200) },
 ];
 
 const ROWS: Row[] = [...QUOTE_ROWS, ...CREATE_ROWS, ...ORDER_ROWS, ...SANDBOX_ROWS];
@@ -303,7 +303,7 @@ async function sendRow(baseUrl: string, token: string, wire: Wire): Promise<RawA
 
 function expectEnvelope(answer: RawAnswer, expected: Expected): void {
   const entry = CODES[expected.code];
-  if (entry === undefined) throw new Error(`no §8 entry for ${expected.code}`);
+  if (entry === undefined) throw new Error(`no docs/merchant-payments.md "Error codes" entry for ${expected.code}`);
   const [msg, http] = entry;
   expect(answer.status).not.toBe(500);
   expect({ status: answer.status, contentType: answer.headers['content-type']?.[0], body: answer.body }).toEqual({
@@ -356,7 +356,7 @@ async function snapshot(s: PaymentsStory, scene: Scene, demo: MerchantClient): P
   };
 }
 
-describe('bad input of quotes and orders (area B B22–B34, §7 order actions)', () => {
+describe('bad input of quotes and orders (area B B22–B34, the sandbox API order actions)', () => {
   let s: PaymentsStory;
   let demo: MerchantClient;
   let scene: Scene;

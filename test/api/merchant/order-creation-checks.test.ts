@@ -1,17 +1,17 @@
 /**
- * The creation checks of area B §5.6, in their order, for each order kind where they apply (B29
+ * The creation checks of docs/merchant-payments.md "Order creation checks", in their order, for each order kind where they apply (B29
  * fiat_to_crypto, B30 crypto_to_fiat, B31 fiat_to_fiat): every row of the table is a request that
  * passes every check before its own and fails exactly that one, answered with the status and code
- * of §8. A second table breaks two checks at once and expects the earlier one ("first failure
+ * of docs/merchant-payments.md "Error codes". A second table breaks two checks at once and expects the earlier one ("first failure
  * wins"). After both tables nothing was created or reserved: no order id was used, B34 and B21 list
  * what they listed before, the desk's and the merchants' ledger balances (free and locked) and the
  * limit counters are unchanged, verify holds, and the clientIds of refused rows are still free: a
  * valid create of each kind with one of them succeeds afterwards.
  *
- * Conditions that §5.6 checks late (a closed side, a halted book, a fixed price, limits, the open
+ * Conditions that docs/merchant-payments.md "Order creation checks" checks late (a closed side, a halted book, a fixed price, limits, the open
  * orders cap) are set by the row just before its request and undone right after it, so that every
  * row starts from the same scene. The desk of the demo holds far more than one order may reach
- * (§1.6 maxima), so desk inventory (-5031) is checked on a server of its own, started without the
+ * (docs/operating.md "Merchant payments settings" maxima), so desk inventory (-5031) is checked on a server of its own, started without the
  * demo, whose desk holds little.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { MerchantClient, merchantUser, onboardedMerchant, SPEI_BENEFICIARY } fro
 import { exampleBooks } from '../../support/payments-market.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 
-/** §8: `msg` and HTTP status of every code a row expects. */
+/** docs/merchant-payments.md "Error codes": `msg` and HTTP status of every code a row expects. */
 const CODES: Readonly<Record<number, readonly [msg: string, http: number]>> = {
   [-1174]: ['REPEATED_SUBMIT_REQUEST', 409],
   [-4010]: ['PARAM_IS_INVALID', 400],
@@ -64,7 +64,7 @@ const CREATE: Readonly<Record<Kind, string>> = {
 const UNKNOWN_ID = 999_999;
 const UNKNOWN_QUOTE = '0123456789abcdef0123456789abcdef';
 const SEED_CLIENT_ID = 'seed-f2c-0001';
-/** §1.7 defaults that rows change and restore. */
+/** docs/operating.md "Merchant payments settings" defaults that rows change and restore. */
 const DEFAULT_MONTH_LIMIT = '250000.00';
 const DEFAULT_MERCHANT_LIMITS = { dayFiatLimit: '25000.00', monthFiatLimit: '100000.00', monthCryptoLimit: '15000.00' };
 const DEFAULT_MAX_OPEN_ORDERS = 50;
@@ -82,7 +82,7 @@ interface Base {
   wireA: number;
 }
 
-/** The main scene (demo server with §4.1's example books). */
+/** The main scene (demo server with the example books of docs/merchant-payments.md "Quotes and orders"). */
 interface Scene extends Base {
   /** "Other MX": verified, an active MXN account only. */
   b: number;
@@ -119,7 +119,7 @@ interface World<S extends Base> {
 
 type Body = Record<string, unknown>;
 
-/** B29 for 1000.00 MXN by SPEI: 51.8586 USDT on §4.1's book. Valid in the main scene. */
+/** B29 for 1000.00 MXN by SPEI: 51.8586 USDT on the book of docs/merchant-payments.md "Quotes and orders". Valid in the main scene. */
 function f2c(s: Base, changes: Body = {}): Body {
   return { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, merchantId: s.a, ...changes };
 }
@@ -176,7 +176,7 @@ function all<S extends Base>(...arranges: Arrange<S>[]): Arrange<S> {
   };
 }
 
-/** §7.2 PUT /user/limit. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" PUT /user/limit. */
 function userLimit<S extends Base>(monthLimit: string): Arrange<S> {
   return async (w) => {
     await w.client.ok('PUT', '/sandbox/v2/user/limit', { monthLimit });
@@ -184,7 +184,7 @@ function userLimit<S extends Base>(monthLimit: string): Arrange<S> {
   };
 }
 
-/** §7.2 PUT /merchants/{A}/limits; undone to the defaults (accounts: no cap). */
+/** docs/merchant-payments.md "The simulator and the sandbox API" PUT /merchants/{A}/limits; undone to the defaults (accounts: no cap). */
 function merchantLimits<S extends Base>(limits: Body): Arrange<S> {
   return async (w) => {
     await w.client.ok('PUT', `/sandbox/v2/merchants/${w.scene.a}/limits`, limits);
@@ -193,7 +193,7 @@ function merchantLimits<S extends Base>(limits: Body): Arrange<S> {
   };
 }
 
-/** No cap on the user or on A, so that a row reaches the checks after §5.6 step 10. */
+/** No cap on the user or on A, so that a row reaches the checks after docs/merchant-payments.md "Order creation checks" step 10. */
 function noLimits<S extends Base>(): Arrange<S> {
   return all(userLimit('0'), merchantLimits({ dayFiatLimit: '0', monthFiatLimit: '0', monthCryptoLimit: '0' }));
 }
@@ -226,7 +226,7 @@ function halted<S extends Base>(symbol: string): Arrange<S> {
   };
 }
 
-/** §7.2 PUT /prices for the user, removed afterwards. */
+/** docs/merchant-payments.md "The simulator and the sandbox API" PUT /prices for the user, removed afterwards. */
 function fixedPrice<S extends Base>(from: string, to: string, price: string): Arrange<S> {
   return async (w) => {
     await w.client.ok('PUT', '/sandbox/v2/prices', { from, to, price });
@@ -235,11 +235,11 @@ function fixedPrice<S extends Base>(from: string, to: string, price: string): Ar
 }
 
 interface QuoteOptions {
-  /** Expire it through §7 before the row uses it. */
+  /** Expire it through docs/merchant-payments.md "The simulator and the sandbox API" before the row uses it. */
   expired?: boolean;
   /** The stranger's quote. */
   foreign?: boolean;
-  /** §4.2: a -4010 leaves the quote ACTIVE; the undo proves it, as §7 expires only an ACTIVE quote. */
+  /** docs/merchant-payments.md "Quotes and orders": a -4010 leaves the quote ACTIVE; the undo proves it, as docs/merchant-payments.md "The simulator and the sandbox API" expires only an ACTIVE quote. */
   staysActive?: boolean;
 }
 
@@ -263,7 +263,7 @@ const MXN_USD_QUOTE = { onRampCountry: 'Mexico', onRampFiat: 'MXN', offRampCount
 // ---------------------------------------------------------------- the tables
 
 interface Row<S extends Base> {
-  /** §5.6 step of the check the row fails (for a two-check row, the earlier). */
+  /** docs/merchant-payments.md "Order creation checks" step of the check the row fails (for a two-check row, the earlier). */
   step: number;
   kind: Kind;
   name: string;
@@ -278,7 +278,7 @@ interface Row<S extends Base> {
   detail?: RegExp;
 }
 
-/** One row per check of §5.6, in order, for each kind where it applies. */
+/** One row per check of docs/merchant-payments.md "Order creation checks", in order, for each kind where it applies. */
 const CHECK_ROWS: Row<Scene>[] = [
   // 1. Syntax, required fields, decimals.
   { step: 1, kind: 'f2c', name: 'fiatAmount is missing', body: (s) => f2c(s, { fiatAmount: undefined }), expect: -4010, detail: /fiatAmount/ },
@@ -340,7 +340,7 @@ const CHECK_ROWS: Row<Scene>[] = [
   { step: 6, kind: 'f2f', name: 'the off-ramp beneficiary is under review (2)', body: (s) => f2f(s, { offRampPaymentId: s.reviewingWireA }), expect: -5017 },
   { step: 6, kind: 'c2f', name: 'the beneficiary is paid in MXN, the order in USD', body: (s) => c2fUsd(s, { userPaymentId: s.speiA }), expect: -5051 },
   { step: 6, kind: 'f2f', name: 'the off-ramp beneficiary is paid in MXN, the off-ramp fiat is USD', body: (s) => f2f(s, { offRampPaymentId: s.speiA }), expect: -5051 },
-  // 7. Quote (§4.2).
+  // 7. Quote (docs/merchant-payments.md "Quotes and orders").
   { step: 7, kind: 'f2c', name: 'quoteId is unknown', body: (s) => f2c(s, { quoteId: UNKNOWN_QUOTE }), expect: -5200 },
   { step: 7, kind: 'f2c', name: 'the quote was used by the seed order', body: (s) => f2c(s, { quoteId: s.usedQuoteId }), expect: -5200 },
   { step: 7, kind: 'c2f', name: "the quote is another user's", given: quoted('crypto', { ...USDT_MXN_QUOTE, amount: '50.0000' }, { foreign: true }), body: (s, g) => c2f(s, { quoteId: g.quoteId }), expect: -5200 },
@@ -381,14 +381,14 @@ const CHECK_ROWS: Row<Scene>[] = [
     expect: -4010,
     detail: /quoteId/,
   },
-  // 8. Price (§4.1).
+  // 8. Price (docs/merchant-payments.md "Quotes and orders").
   { step: 8, kind: 'f2c', name: 'the BTCMXN book is empty', body: (s) => f2c(s, { crypto: 'BTC' }), expect: -5027 },
   { step: 8, kind: 'c2f', name: 'the BTCMXN book is empty', body: (s) => c2f(s, { crypto: 'BTC', cryptoAmount: '0.01000000' }), expect: -5027 },
   { step: 8, kind: 'f2c', name: 'USDTUSD is halted', given: halted('USDTUSD'), body: (s) => f2cUsd(s), expect: -5027 },
   { step: 8, kind: 'c2f', name: 'USDTUSD is halted', given: halted('USDTUSD'), body: (s) => c2fUsd(s), expect: -5027 },
   { step: 8, kind: 'f2f', name: 'USDTUSD (the off-ramp book) is halted', given: halted('USDTUSD'), body: (s) => f2f(s), expect: -5027 },
   { step: 8, kind: 'f2f', name: 'USDTMXN (the on-ramp book) is halted', given: halted('USDTMXN'), body: (s) => f2f(s), expect: -5027 },
-  // 9. Amount within min and max (§1.6), a receive amount > 0 (§5.1).
+  // 9. Amount within min and max (docs/operating.md "Merchant payments settings"), a receive amount > 0 (docs/merchant-payments.md "Quotes and orders").
   { step: 9, kind: 'f2c', name: 'fiatAmount is 99.99 MXN', body: (s) => f2c(s, { fiatAmount: '99.99' }), expect: -5050, detail: /min 100\.00 MXN/ },
   { step: 9, kind: 'c2f', name: 'G is 95.27 MXN (5.0000 USDT)', body: (s) => c2f(s, { cryptoAmount: '5.0000' }), expect: -5050, detail: /min 100\.00 MXN/ },
   { step: 9, kind: 'c2f', name: 'G 11.92 USD is above the minimum but below the 15.00 payout fee', body: (s) => c2fUsd(s, { cryptoAmount: '12.0000' }), expect: -5050 },
@@ -412,7 +412,7 @@ const CHECK_ROWS: Row<Scene>[] = [
     expect: -5060,
     detail: /max 1000000\.00 MXN/,
   },
-  // 10. Limits (§3.6).
+  // 10. Limits (docs/merchant-payments.md "Amount limits").
   { step: 10, kind: 'f2c', name: "the user's monthLimit is 10.00 USD", given: userLimit('10.00'), body: (s) => f2c(s), expect: -5029 },
   { step: 10, kind: 'c2f', name: "the user's monthLimit is 10.00 USD", given: userLimit('10.00'), body: (s) => c2f(s), expect: -5029 },
   { step: 10, kind: 'f2f', name: "the user's monthLimit is 10.00 USD", given: userLimit('10.00'), body: (s) => f2f(s), expect: -5029 },
@@ -470,7 +470,7 @@ const FIRST_FAILURE_ROWS: Row<Scene>[] = [
   { step: 11, kind: 'f2c', name: 'open orders are at the cap AND the pending fund is short', given: maxOpenOrders(1), body: (s) => f2c(s, { paymentId: 70 }), expect: -5026 },
 ];
 
-/** §5.6 step 12 on a desk holding 10 USDT, 500.00 MXN and 50.00 USD. */
+/** docs/merchant-payments.md "Order creation checks" step 12 on a desk holding 10 USDT, 500.00 MXN and 50.00 USD. */
 const DESK_ROWS: Row<Base>[] = [
   { step: 12, kind: 'f2c', name: '51.8586 USDT are due from a desk holding 10', body: (s) => f2c(s), expect: -5031 },
   { step: 12, kind: 'f2c', name: 'paymentId 70 within the pending fund (200.00 of 300.00), 10.3302 USDT due from a desk holding 10', body: (s) => f2c(s, { paymentId: 70, fiatAmount: '200.00' }), expect: -5031 },
@@ -594,7 +594,7 @@ const wire = (merchantId: number, accountNumber: string): Body => ({
 
 // ---------------------------------------------------------------- the main scene
 
-describe('order creation checks (area B §5.6), in order, first failure wins', () => {
+describe('order creation checks (docs/merchant-payments.md "Order creation checks"), in order, first failure wins', () => {
   let w: World<Scene>;
   let userId: number;
   let before: StateSnapshot;
@@ -663,7 +663,7 @@ describe('order creation checks (area B §5.6), in order, first failure wins', (
     expect(before.maxOpenOrders).toBe(DEFAULT_MAX_OPEN_ORDERS);
   });
 
-  it(`when the tables are counted, then every step of §5.6 has rows (${CHECK_ROWS.length} + ${FIRST_FAILURE_ROWS.length})`, () => {
+  it(`when the tables are counted, then every step of docs/merchant-payments.md "Order creation checks" has rows (${CHECK_ROWS.length} + ${FIRST_FAILURE_ROWS.length})`, () => {
     const steps = new Set(CHECK_ROWS.map((row) => row.step));
     expect([...steps].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     // In order: a row never checks an earlier step than the row before it.
@@ -720,7 +720,7 @@ async function leanServer(): Promise<TestServer> {
   };
 }
 
-describe('order creation checks (area B §5.6 step 12): desk inventory short', () => {
+describe('order creation checks (docs/merchant-payments.md "Order creation checks" step 12): desk inventory short', () => {
   let w: World<Base>;
   let userId: number;
   let before: StateSnapshot;
@@ -741,7 +741,7 @@ describe('order creation checks (area B §5.6 step 12): desk inventory short', (
     const wireA = (await beneficiary(client, wire(a, '123456789'))).id;
     await client.ok('POST', '/sandbox/v2/deposits', { merchantId: a, fiat: 'MXN', amount: '300.00' });
     await client.ok('POST', '/sandbox/v2/crypto-deposits', { merchantId: a, crypto: 'USDT', amount: '100' });
-    // No book on this server: §7 fixed prices (§4.1's buy price, and its MXN → USD rate).
+    // No book on this server: docs/merchant-payments.md "The simulator and the sandbox API" fixed prices (the buy price of docs/merchant-payments.md "Quotes and orders", and its MXN → USD rate).
     await client.ok('PUT', '/sandbox/v2/prices', { from: 'USDT', to: 'MXN', price: '19.2639' });
     await client.ok('PUT', '/sandbox/v2/prices', { from: 'MXN', to: 'USD', price: '0.051857' });
     w = { t, op, client, stranger, scene: { a, speiA, wireA }, pairs: [] };

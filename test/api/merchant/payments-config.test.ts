@@ -1,5 +1,5 @@
 /**
- * The journaled payments configuration (area B §1.7): GET answers the document, PATCH merges a
+ * The journaled payments configuration (docs/operating.md "Merchant payments settings"): GET answers the document, PATCH merges a
  * partial one member by member after checking every member, new values apply to later objects, and
  * the document survives a restart.
  */

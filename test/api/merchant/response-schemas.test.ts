@@ -96,7 +96,7 @@ describe('area B answers match their declared schemas', () => {
     await ok('GET', '/v2/merchants');
     await ok('GET', '/v2/merchant/accounts', { merchantId });
 
-    // §7 S1, S2, S3 (KYC by hand, after a B13 re-link), S4 (account review by hand), S10, S11.
+    // docs/merchant-payments.md "The simulator and the sandbox API" S1, S2, S3 (KYC by hand, after a B13 re-link), S4 (account review by hand), S10, S11.
     await ok('GET', '/sandbox/v2/modes');
     await ok('GET', '/sandbox/v2/modes', { userId }, admin());
     await ok('PUT', '/sandbox/v2/modes', { kyc: 'manual', accountReview: 'manual', beneficiaryReview: 'manual' });

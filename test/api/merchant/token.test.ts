@@ -8,7 +8,7 @@ import { createUserKey, expectData, expectError, requestToken, type MerchantKey 
 import { startTestServer, type TestServer } from '../../support/server.js';
 
 /**
- * B0 over HTTP (spec/area-b.md §1.2). The server runs in this process with `Date` faked, so the
+ * B0 over HTTP (docs/merchant-payments.md "Getting a token"). The server runs in this process with `Date` faked, so the
  * test vectors' 2018 timestamp is "now", and each rate-limit window starts where a test puts it.
  */
 
@@ -38,7 +38,7 @@ afterAll(async () => {
   vi.useRealTimers();
 });
 
-describe('B0 test vectors (§1.2)', () => {
+describe('B0 test vectors (docs/merchant-payments.md "Getting a token")', () => {
   let vectorKey: string;
 
   beforeAll(async () => {
@@ -100,7 +100,7 @@ describe('B0 issues durable, hashed tokens', () => {
   });
 });
 
-describe('B0 checks in order (§1.2): each refusal wins over every later one', () => {
+describe('B0 checks in order (docs/merchant-payments.md "Getting a token"): each refusal wins over every later one', () => {
   let merchant: MerchantKey;
   let plainUser: MerchantKey;
 
@@ -219,7 +219,7 @@ describe('B0 checks in order (§1.2): each refusal wins over every later one', (
   });
 });
 
-describe('B0 and the IP ban (§9.1)', () => {
+describe('B0 and the IP ban (docs/merchant-payments.md "Rate limits")', () => {
   it('when an IP keeps sending after 429s, then 418 -1003 in the envelope with Retry-After, until the operator lifts the ban', async () => {
     const now = nextMinute();
     const key = await createUserKey(admin);

@@ -1,5 +1,5 @@
 /**
- * Bad input to B36–B41 (area B §2.8, §1.1, §8): a missing, malformed or out-of-range parameter is
+ * Bad input to B36–B41 (docs/webhooks.md "Registering", docs/merchant-payments.md "Requests", docs/merchant-payments.md "Error codes"): a missing, malformed or out-of-range parameter is
  * -4010 naming it, a string over its length -4011, and a webhook or event id that is not 32
  * lowercase hex (or unknown) -5103 with HTTP 404. No refused request changes anything: the one
  * webhook registered beforehand is listed unchanged afterwards, and nothing else was registered.

@@ -1,7 +1,7 @@
 /**
  * Story: MXN account activated, and a USD account activated through its verify page. With
  * `accountReview: manual`, B15 MXN waits in 1 for the review and USD in 4 with a verify link; the
- * page accepts the terms (4 → 1), §7 approves both; a repeat of B15 is -5067 for an active account
+ * page accepts the terms (4 → 1), docs/merchant-payments.md "The simulator and the sandbox API" approves both; a repeat of B15 is -5067 for an active account
  * and -5066 for one under review; a rejected account may be re-submitted (3 → 1).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('story: MXN and USD merchant accounts, USD through its verify page', ()
     expect(await status('USD')).toBe(1);
   });
 
-  it('3. §7 review approves both; B15 again is -5067; the MXN instructions are live (B17)', async () => {
+  it('3. A sandbox API review approves both; B15 again is -5067; the MXN instructions are live (B17)', async () => {
     for (const fiat of ['MXN', 'USD']) {
       const row = await s.client.ok<{ status: number; fiat: string }>('POST', `/sandbox/v2/merchant/accounts/${merchantId}/${fiat}/review`, { action: 'approve' });
       expect(row).toMatchObject({ fiat, status: 2 });

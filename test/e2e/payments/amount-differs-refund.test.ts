@@ -1,6 +1,6 @@
 /**
  * Story: an arrival for an order with the wrong amount is refunded; the exact amount then pays it.
- * An on-ramp of 1000.00 MXN waits in 40; the bank sends 999.99 with the order as reference: §3.5
+ * An on-ramp of 1000.00 MXN waits in 40; the bank sends 999.99 with the order as reference: docs/merchant-payments.md "Bank arrivals and refunds"
  * rule 3 makes it a REFUND record to the pending fund (no refund account, so the money stays
  * there), the order shows `hasRefund` 1 and still waits in 40. Then 1000.00 with the same reference
  * pays it (rule 2): 60. An arrival naming the order once it has ended is refunded too.

@@ -1,6 +1,6 @@
 /**
  * Story: beneficiaries added, listed and deleted under each review mode. `approve` gives 1, `reject`
- * 3 with a reason, `manual` 2 until §7 reviews it; B26 lists newest first with every field; B28
+ * 3 with a reason, `manual` 2 until docs/merchant-payments.md "The simulator and the sandbox API" reviews it; B26 lists newest first with every field; B28
  * makes a valid one the refund account (one per merchant and fiat); B27 deletes, after which the id
  * no longer exists anywhere (-4027).
  */
@@ -70,7 +70,7 @@ describe('story: beneficiaries under each review mode', () => {
     expect(valid.record.map((b) => b.id)).toEqual([ids.approved]);
   });
 
-  it('4. §7 approves the waiting one; B28 makes it the refund account, replacing none', async () => {
+  it('4. the sandbox API approves the waiting one; B28 makes it the refund account, replacing none', async () => {
     expect(await s.client.ok('POST', `/sandbox/v2/payments/${ids.waiting}/review`, { action: 'approve' })).toMatchObject({ id: ids.waiting, status: 1 });
     expect(await s.client.refused('POST', `/sandbox/v2/payments/${ids.waiting}/review`, { action: 'reject' })).toEqual([400, -5104]);
     expect(await s.client.refused('POST', '/openapi/v2/payment/refund_account', { merchantId, userPaymentId: ids.rejected })).toEqual([400, -5017]);

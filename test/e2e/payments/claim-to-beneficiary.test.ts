@@ -1,6 +1,6 @@
 /**
  * Story: pending funds claimed to a beneficiary; the payout succeeds, then one fails. With
- * `payout: manual`, B18 locks amount + the rail's payout fee (5.00 MXN) in M; §7 completes it: the
+ * `payout: manual`, B18 locks amount + the rail's payout fee (5.00 MXN) in M; docs/merchant-payments.md "The simulator and the sandbox API" completes it: the
  * amount leaves as a WITHDRAW, the fee goes to FEE as OTC_FEE. With `payout: fail`, a claim is
  * canceled at once and its funds unlocked. Idempotency (-1174), balance (-5100), rail 70 (-5017).
  */

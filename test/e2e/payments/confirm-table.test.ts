@@ -1,5 +1,5 @@
 /**
- * Story: B32 in every row of §5.5. Any kind in 30 (f2f with `direction=on_ramp`) moves on to 40/41;
+ * Story: B32 in every row of docs/merchant-payments.md "Order statuses". Any kind in 30 (f2f with `direction=on_ramp`) moves on to 40/41;
  * a c2f in 50 is released at once (60); a payout in flight (c2f 40, f2f 51) is -5009; a pay-in that
  * the rails detect (f2c 40, f2f 41) and an f2f in 30 confirmed `off_ramp` are -5011; an order under
  * review (10, 11, 12, 31) is -5035; an ended one (60, 70, 71, 72) is -5034. A confirm names the
@@ -15,7 +15,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 type Kind = 'fiat_to_crypto' | 'crypto_to_fiat' | 'fiat_to_fiat';
 
-describe('story: B32 in every status of §5.5', () => {
+describe('story: B32 in every status of docs/merchant-payments.md "Order statuses"', () => {
   let s: PaymentsStory;
   let merchantId: number;
   let speiId: number;
@@ -29,7 +29,7 @@ describe('story: B32 in every status of §5.5', () => {
     if (kind === 'crypto_to_fiat') return { merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '50.0000', userPaymentId: speiId, clientId };
     return { onRampCountry: 'Mexico', onRampFiat: 'MXN', onRampFiatAmount: '2000.00', onRampPaymentId: 58, offRampCountry: 'United States', offRampFiat: 'USD', offRampPaymentId: wireId, clientId };
   };
-  /** B29–B31, or with `onBehalf` §7 place-on-behalf (status 30). */
+  /** B29–B31, or with `onBehalf` docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf (status 30). */
   const place = async (kind: Kind, onBehalf = false): Promise<number> => (await s.client.ok<{ orderId: number }>('POST', `${onBehalf ? '/sandbox/v2/orders' : '/v2/order'}/${kind}`, bodyOf(kind))).orderId;
   const confirm = (orderId: number, orderType: Kind, direction?: 'on_ramp' | 'off_ramp'): Promise<[number, number]> =>
     s.client.refused('POST', '/v2/order/confirm', { orderId, orderType, ...(direction === undefined ? {} : { direction }) });

@@ -1,7 +1,7 @@
 /**
  * Story: every waiting timer of an order runs out. With `orderReview: manual`, five orders are put
- * at the same instant into each waiting status: 30 (§7 place-on-behalf, f2c), 11 (f2c, §7 rfi), 31
- * (c2f, §7 documents), 40 (f2c approved, not paid) and 41 (f2f approved, not paid). One ms before a
+ * at the same instant into each waiting status: 30 (docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf, f2c), 11 (f2c, docs/merchant-payments.md "The simulator and the sandbox API" rfi), 31
+ * (c2f, docs/merchant-payments.md "The simulator and the sandbox API" documents), 40 (f2c approved, not paid) and 41 (f2f approved, not paid). One ms before a
  * window ends nothing happens; just past `acceptWindowMs` / `paymentWindowMs` (30 min) the 30 order
  * ends in 70 -7002 and the 40 / 41 orders in 70 / 71 -7004; just past `documentsWindowMs` (24 h)
  * the 11 and 31 orders end in 70 -7002. Every reservation comes back, limits are given back, verify
@@ -149,7 +149,7 @@ describe('story: every order timer runs out', () => {
     await s.verified();
   });
 
-  it('6. a second pass of the scheduler changes nothing; §7 expire of an ended order is -5104', async () => {
+  it('6. a second pass of the scheduler changes nothing; the sandbox API expire of an ended order is -5104', async () => {
     const before = await client.ok<{ record: unknown[] }>('GET', '/v2/orders', {});
     const flowsBefore = flowMark(s);
     await s.t.server.deadlines.fireDue();

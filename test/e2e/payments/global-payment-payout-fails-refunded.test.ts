@@ -1,10 +1,10 @@
 /**
  * Story: a global payment whose payout fails is refunded in full to the refund account. The merchant
  * sets a valid SPEI beneficiary as its MXN refund account (B28). With `payout: manual`, B31 for
- * 20000.00 MXN → USD is paid by the bank (51); §7 fails the payout: 72 with -7001, the desk gives
+ * 20000.00 MXN → USD is paid by the bank (51); docs/merchant-payments.md "The simulator and the sandbox API" fails the payout: 72 with -7001, the desk gives
  * its USD reservation back and returns 19999.00, FEE returns the 1.00 pay-in fee, a REFUND record
  * of 20000.00 (2) is written and `hasRefund` is 1; at once an automatic WITHDRAW of 20000.00, fee
- * 0.00, to the refund account follows (1, locked in M); §7 completes it: the money leaves M.
+ * 0.00, to the refund account follows (1, locked in M); docs/merchant-payments.md "The simulator and the sandbox API" completes it: the money leaves M.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdings } from '../../support/account-reads.js';
@@ -65,7 +65,7 @@ describe('story: a global payment whose payout fails, refunded to the refund acc
     await s.verified();
   });
 
-  it('3. the payout fails (§7): 72 with -7001, hasRefund 1, the order ended with its limits given back', async () => {
+  it('3. the payout fails (docs/merchant-payments.md "The simulator and the sandbox API"): 72 with -7001, hasRefund 1, the order ended with its limits given back', async () => {
     const failed = await s.client.ok<Record<string, unknown>>('POST', `/sandbox/v2/orders/${orderId}/payout`, { result: 'fail' });
     expect(failed).toMatchObject({
       orderId: String(orderId),
@@ -119,7 +119,7 @@ describe('story: a global payment whose payout fails, refunded to the refund acc
     await s.verified();
   });
 
-  it('6. §7 completes the refund payout: 20000.00 leaves M as a WITHDRAW, no fee', async () => {
+  it('6. the sandbox API completes the refund payout: 20000.00 leaves M as a WITHDRAW, no fee', async () => {
     expect(await s.client.ok('POST', `/sandbox/v2/funding/${withdrawTxId}/complete`)).toMatchObject({ txId: withdrawTxId, type: 'WITHDRAW', status: 2, totalAmount: '20000.00', amount: '20000.00', fee: '0.00', userPaymentId: speiId });
     expect(await holdings(ledger, ['MXN'])).toEqual({ MXN: '0/0' });
     expect((await flowRows(ledger, 'MXN')).slice(5)).toEqual([['WITHDRAW', '-20000', '0']]);

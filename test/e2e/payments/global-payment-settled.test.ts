@@ -1,7 +1,7 @@
 /**
- * Story: a global payment MXN → USD settled. On §4.1's book the MXN → USD rate is 0.051857; B31 for
+ * Story: a global payment MXN → USD settled. On the book of docs/merchant-payments.md "Quotes and orders" the MXN → USD rate is 0.051857; B31 for
  * 20000.00 MXN (pay-in fee 1.00) to a USD WIRE beneficiary (payout fee 15.00) gives 1037.08 USD,
- * 1022.08 arriving (§5.1); the desk reserves 1037.08 USD. The bank pays the order (§7 pay): M takes
+ * 1022.08 arriving (docs/merchant-payments.md "Quotes and orders"); the desk reserves 1037.08 USD. The bank pays the order (docs/merchant-payments.md "The simulator and the sandbox API" pay): M takes
  * the arrival, 1.00 goes to FEE and 19999.00 to the desk (OTC_TRADE), the order waits for its payout
  * (51); the payout succeeds: the desk pays 1022.08 USD out (WITHDRAW) and 15.00 to FEE (60).
  */
@@ -33,7 +33,7 @@ describe('story: a global payment MXN → USD settled', () => {
   });
   afterAll(async () => s.t.stop());
 
-  it('1. B23 quotes MXN → USD at 0.051857; B31 creates the order, approved at the next read (41) with §5.1 amounts', async () => {
+  it('1. B23 quotes MXN → USD at 0.051857; B31 creates the order, approved at the next read (41) with docs/merchant-payments.md "Quotes and orders" amounts', async () => {
     expect(await s.client.ok('GET', '/v2/user/fiat-quote', { onRampCountry: 'Mexico', onRampFiat: 'MXN', offRampCountry: 'United States', offRampFiat: 'USD' })).toEqual({ price: '0.051857', quoteId: '', expireTime: '' });
     const created = await s.client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_fiat', globalPayment('gp-0001'));
     orderId = created.orderId;
@@ -73,7 +73,7 @@ describe('story: a global payment MXN → USD settled', () => {
     await s.verified();
   });
 
-  it('2. the bank pays the order (§7 pay): ORDER_PAID, 51; M → FEE 1.00, M → D 19999.00 (OTC_TRADE)', async () => {
+  it('2. the bank pays the order (docs/merchant-payments.md "The simulator and the sandbox API" pay): ORDER_PAID, 51; M → FEE 1.00, M → D 19999.00 (OTC_TRADE)', async () => {
     expect(await s.client.ok('POST', `/sandbox/v2/orders/${orderId}/pay`, { traceNumber: 'SPEI-GP-0001' })).toEqual({ result: 'ORDER_PAID', orderId: String(orderId), txId: 0 });
     const paid = await orderDetail(s.client, orderId);
     expect(paid).toMatchObject({ orderStatus: 51, completedTime: '' });
@@ -91,7 +91,7 @@ describe('story: a global payment MXN → USD settled', () => {
     await s.verified();
   });
 
-  it('3. the payout succeeds (§7): 60; the desk pays 1022.08 USD out (WITHDRAW) and 15.00 to FEE', async () => {
+  it('3. the payout succeeds (docs/merchant-payments.md "The simulator and the sandbox API"): 60; the desk pays 1022.08 USD out (WITHDRAW) and 15.00 to FEE', async () => {
     const settled = await s.client.ok<Record<string, unknown>>('POST', `/sandbox/v2/orders/${orderId}/payout`, { result: 'success' });
     expect(settled).toMatchObject({ orderId: String(orderId), orderStatus: 60, hasRefund: 0, failCode: 0, failReason: '' });
     expect(settled.traceNumber).toMatch(/^\S+$/);

@@ -1,9 +1,9 @@
 /**
- * Story: an off-ramp whose payout fails. 100 USDT reach M (§7 `crypto-deposits`); B30 sells 50.0000
- * USDT to a valid SPEI beneficiary at 19.0542 (§4.1): G 952.71, payout fee 5.00, fiatAmount 947.71
- * (§5.1). While the payout is in flight (40) M locks the crypto and the desk the gross; a failed
+ * Story: an off-ramp whose payout fails. 100 USDT reach M (docs/merchant-payments.md "The simulator and the sandbox API" `crypto-deposits`); B30 sells 50.0000
+ * USDT to a valid SPEI beneficiary at 19.0542 (docs/merchant-payments.md "Quotes and orders"): G 952.71, payout fee 5.00, fiatAmount 947.71
+ * (docs/merchant-payments.md "Quotes and orders"). While the payout is in flight (40) M locks the crypto and the desk the gross; a failed
  * payout cancels the order (70) with the failure code, unlocks both and gives the limits back. Once
- * with `payout: manual` and a §7 failure (-7000), once with `payout: fail` (default code -7001).
+ * with `payout: manual` and a docs/merchant-payments.md "The simulator and the sandbox API" failure (-7000), once with `payout: fail` (default code -7001).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdings } from '../../support/account-reads.js';
@@ -32,7 +32,7 @@ describe('story: an off-ramp whose payout fails', () => {
   });
   afterAll(async () => s.t.stop());
 
-  it('1. 100 USDT reach M through §7 crypto-deposits: area A and B11 see them', async () => {
+  it('1. 100 USDT reach M through the sandbox API crypto-deposits: area A and B11 see them', async () => {
     expect(await s.client.ok('POST', '/sandbox/v2/crypto-deposits', { merchantId, crypto: 'USDT', amount: '100' })).toEqual({ merchantId, crypto: 'USDT', amount: '100.0000' });
     expect(await holdings(ledger, ['USDT'])).toEqual({ USDT: '100/0' });
     expect(await flowRows(ledger, 'USDT')).toEqual([['DEPOSIT', '100', '100']]);
@@ -40,7 +40,7 @@ describe('story: an off-ramp whose payout fails', () => {
     mark = flowMark(s);
   });
 
-  it('2. with payout manual, B30 reaches 40 with §5.1 amounts; M locks 50 USDT, the desk G = 952.71 MXN', async () => {
+  it('2. with payout manual, B30 reaches 40 with docs/merchant-payments.md "Quotes and orders" amounts; M locks 50 USDT, the desk G = 952.71 MXN', async () => {
     await s.client.ok('PUT', '/sandbox/v2/modes', { payout: 'manual' });
     const { orderId } = await s.client.ok<{ orderId: number }>('POST', '/v2/order/crypto_to_fiat', offRamp('sell-0001'));
     const detail = await orderDetail(s.client, orderId);

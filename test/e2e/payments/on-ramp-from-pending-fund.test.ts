@@ -4,7 +4,7 @@
  * 51.9105 USDT; the automatic review approves it and, in one go, the fund pays (40 → 50) and the
  * crypto is settled (60): the BUY_CRYPTO record is completed, the pending fund is down by the amount,
  * M holds the crypto, the desk holds the fiat. Under manual review the reservation shows first (M
- * locks the amount, BUY_CRYPTO in 1) until §7 approves; a rejection cancels the record (3) and
+ * locks the amount, BUY_CRYPTO in 1) until docs/merchant-payments.md "The simulator and the sandbox API" approves; a rejection cancels the record (3) and
  * unlocks the fund; an order over the pending fund is -5100.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +97,7 @@ describe('story: an on-ramp paid from the pending fund', () => {
     await s.verified();
   });
 
-  it('4. under manual review the reservation shows: 10, BUY_CRYPTO in 1, the amount locked in M; §7 approve settles it at once', async () => {
+  it('4. under manual review the reservation shows: 10, BUY_CRYPTO in 1, the amount locked in M; the sandbox API approve settles it at once', async () => {
     await s.client.ok('PUT', '/sandbox/v2/modes', { orderReview: 'manual' });
     const { orderId } = await s.client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_crypto', onRamp('2000.00', 'fund-buy-0002'));
     expect(await orderDetail(s.client, orderId)).toMatchObject({ orderStatus: 10, cryptoAmount: '103.8211', fiatFee: '0.00', completedTime: '' });

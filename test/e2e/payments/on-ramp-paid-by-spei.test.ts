@@ -1,5 +1,5 @@
 /**
- * Story: an on-ramp paid by SPEI reaches 60. On §4.1's book, B22 quotes MXN → USDT as the inverse
+ * Story: an on-ramp paid by SPEI reaches 60. On the book of docs/merchant-payments.md "Quotes and orders", B22 quotes MXN → USDT as the inverse
  * of the buy price 19.2639; B29 for 1000.00 MXN creates the order (10 in the answer, 40 at the next
  * read after the automatic review); B33 shows where to pay; the bank pays exactly the amount due
  * with the order as reference: the order is paid and released (60), M holds 51.8586 USDT, FEE

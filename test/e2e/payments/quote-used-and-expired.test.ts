@@ -1,9 +1,9 @@
 /**
  * Story: quotes locked, used once, expired. B22 with `createQuoteId=true` and an amount stores a
  * quote (32 hex id, `expireTime` = now + 10 s); B29 with it takes the quote's buy price (19.2639)
- * even after a §7 price override moved the live price to 20.0000; a used quote is -5200 and the
+ * even after a docs/merchant-payments.md "The simulator and the sandbox API" price override moved the live price to 20.0000; a used quote is -5200 and the
  * clientId of the refused request stays free. A quote is good until its expireTime and -5200 after
- * it; a quote covers any smaller order, a larger one, or one of another kind, is -4010 (the quote stays ACTIVE); §7 expires a
+ * it; a quote covers any smaller order, a larger one, or one of another kind, is -4010 (the quote stays ACTIVE); docs/merchant-payments.md "The simulator and the sandbox API" expires a
  * quote on demand; an unknown id is -5200 too.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -56,7 +56,7 @@ describe('story: quotes used once and expired', () => {
     expect(await s.client.refused('GET', '/v2/user/crypto-quote', { country: 'Mexico', from: 'MXN', to: 'USDT', createQuoteId: true })).toEqual([400, -4010]);
   });
 
-  it("2. B29 with the quote takes the quote's buy price, though a §7 override moved the live price", async () => {
+  it("2. B29 with the quote takes the quote's buy price, though a sandbox API override moved the live price", async () => {
     expect(await s.client.ok('PUT', '/sandbox/v2/prices', { from: 'USDT', to: 'MXN', price: '20.0000' })).toEqual({ from: 'USDT', to: 'MXN', price: '20.0000' });
     const quoted = await create(onRamp('1000.00', 'q-0001', q1));
     expect(await orderDetail(s.client, quoted)).toMatchObject({ orderPrice: '19.2639', cryptoAmount: '51.8586', fiatAmount: '1000.00', fiatFee: '1.00', quoteId: q1, orderStatus: 40 });
@@ -104,7 +104,7 @@ describe('story: quotes used once and expired', () => {
     expect(await s.client.refused('POST', '/v2/order/fiat_to_crypto', onRamp('100.00', 'q-0009', sell.quoteId))).toEqual([400, -4010]);
   });
 
-  it('6. §7 expires an active quote: {quoteId, status EXPIRED}; then it is -5200, and so is a second expire; an unknown id is -5200', async () => {
+  it('6. The sandbox API expires an active quote: {quoteId, status EXPIRED}; then it is -5200, and so is a second expire; an unknown id is -5200', async () => {
     const doomed = await quote('1000.00');
     expect(await s.client.ok('POST', `/sandbox/v2/quotes/${doomed.quoteId}/expire`)).toEqual({ quoteId: doomed.quoteId, status: 'EXPIRED' });
     expect(await s.client.refused('POST', '/v2/order/fiat_to_crypto', onRamp('1000.00', 'q-0008', doomed.quoteId))).toEqual([400, -5200]);

@@ -1,5 +1,5 @@
 /**
- * Story: the two sandbox pages of area B (spec/area-b.md §3.1, §3.2) driven in a real browser
+ * Story: the two sandbox pages of area B (docs/merchant-payments.md "Lifecycles") driven in a real browser
  * (Debian's `chromium` through playwright-core). With `kyc: manual` and `accountReview: manual` the
  * pages have the work to do: a merchant's KYC link submits (4 → 1), approves (→ 2) or rejects (→ 3)
  * and sends the browser to `callbackUrl?merchantId=<id>&status=<status>`, here a small local

@@ -1,9 +1,9 @@
 /**
  * Story: a SPEI arrival becomes a DEPOSIT record, and a repeated traceNumber is ignored. The bank
- * (§7 `/deposits`) sends 5000.00 MXN to the merchant: a completed DEPOSIT record (B21), the
+ * (docs/merchant-payments.md "The simulator and the sandbox API" `/deposits`) sends 5000.00 MXN to the merchant: a completed DEPOSIT record (B21), the
  * pending fund (B16 `balance`) and M's area A balance and DEPOSIT flow show it; the same traceNumber
  * again is -1174 with the first txId and changes nothing; with `deposit: manual` the next arrival
- * waits in 1 and is credited only when §7 completes it; a canceled one credits nothing.
+ * waits in 1 and is credited only when docs/merchant-payments.md "The simulator and the sandbox API" completes it; a canceled one credits nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpotClient } from '../../support/clients.js';

@@ -1,5 +1,5 @@
 /**
- * Story: at most `maxInFlightPerUrl` (16) attempts in flight per URL (§6.4). A receiver holds its
+ * Story: at most `maxInFlightPerUrl` (16) attempts in flight per URL (docs/webhooks.md "Answering, retries, order"). A receiver holds its
  * answers while 24 deposit records' events are due: exactly 16 requests come and wait, none more;
  * released, all 24 arrive once. Set to 4 by the operator, the cap follows at once.
  */

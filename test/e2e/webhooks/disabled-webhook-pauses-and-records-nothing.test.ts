@@ -2,7 +2,7 @@
  * Story: a disabled webhook pauses its pending events and records no new ones. Two FUNDING_WEBHOOK
  * events fail their first attempt (receiver down); B38 `status` 20 disables the webhook: past their
  * due time a pump sends nothing and they stay PENDING. While disabled, an arrival and a completed
- * pending DEPOSIT record change state but record no event (§6.1 "only if a webhook of that type is
+ * pending DEPOSIT record change state but record no event (docs/webhooks.md "Registering" "only if a webhook of that type is
  * in status 10 when the change commits"). B38 `status` 10 resumes the paused events at once, and the
  * changes made while disabled are never sent (no backfill). The legacy statuses 2 and 1 do the same
  * (output 20 and 10), and re-enabling sends a paused event at once even before its retry time.

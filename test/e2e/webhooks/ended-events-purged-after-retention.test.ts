@@ -1,5 +1,5 @@
 /**
- * Story: B40 history is purged 30 days (`retentionDays`) after an event ends (§6.4). Event A is
+ * Story: B40 history is purged 30 days (`retentionDays`) after an event ends (docs/webhooks.md "Answering, retries, order"). Event A is
  * delivered on day 0, event P fails and stays PENDING, event B is delivered on day 2. The purge the
  * delivery worker submits (`purgeWebhookEvents`, at start and hourly) run 1 ms before A's 30 days
  * keeps everything; run on day 31 it removes A only (B ended 29 days before, P never ended), and

@@ -1,12 +1,12 @@
 /**
- * Story: FUNDING_WEBHOOK and GLOBAL_PAYMENT_WEBHOOK bodies as §6.2 shows them, each type to its own
+ * Story: FUNDING_WEBHOOK and GLOBAL_PAYMENT_WEBHOOK bodies as docs/webhooks.md "What is sent" shows them, each type to its own
  * receiver. A SPEI arrival with payer data becomes a DEPOSIT record created completed: exactly one
- * event (status "2"), every value a string, §6.2's keys in §6.2's order, the payer fields and
+ * event (status "2"), every value a string, the keys in the order of docs/webhooks.md "What is sent", the payer fields and
  * `bankWebhookInfo` (JSON text of the five keys, in order) from the arrival. A claim's WITHDRAW
  * record (no arrival behind it) sends "" payer fields and "{}" for each of its two statuses. An
  * arrival referencing an on-ramp with the wrong amount becomes a REFUND record carrying its payer
  * data and the orderId. A global payment MXN → USD created and paid sends 10, 41, 51, 60 as
- * GLOBAL_PAYMENT_WEBHOOK with §6.2's field set (merchant ids and failCode numbers, the rest
+ * GLOBAL_PAYMENT_WEBHOOK with the field set of docs/webhooks.md "What is sent" (merchant ids and failCode numbers, the rest
  * strings). Each receiver gets only its own type: the ORDER_WEBHOOK receiver never sees the
  * global payment, the GLOBAL one never the on-ramp.
  */
@@ -108,7 +108,7 @@ describe('story: funding and global payment webhook bodies, each type to its own
     expect(((await s.client.ok<{ eventType: string }[]>('GET', '/v2/webhooks')).map((w) => w.eventType)).sort()).toEqual(['FUNDING_WEBHOOK', 'GLOBAL_PAYMENT_WEBHOOK', 'ORDER_WEBHOOK']);
   });
 
-  it('2. an arrival with payer data: one DEPOSIT event created completed, §6.2 keys in order, every value a string', async () => {
+  it('2. an arrival with payer data: one DEPOSIT event created completed, docs/webhooks.md "What is sent" keys in order, every value a string', async () => {
     const { txId } = await s.client.ok<{ txId: number }>('POST', '/sandbox/v2/deposits', { merchantId, fiat: 'MXN', amount: '5000.00', ...PAYER });
     await funding.waitFor(1);
     await quiet();
@@ -179,7 +179,7 @@ describe('story: funding and global payment webhook bodies, each type to its own
     expect(global.received).toHaveLength(0);
   });
 
-  it('5. a global payment created and paid sends 10, 41, 51, 60 as GLOBAL_PAYMENT_WEBHOOK with §6.2\'s fields', async () => {
+  it('5. a global payment created and paid sends 10, 41, 51, 60 as GLOBAL_PAYMENT_WEBHOOK with docs/webhooks.md "What is sent"\'s fields', async () => {
     const before = { orders: orders.received.length };
     const orderId = String(
       (

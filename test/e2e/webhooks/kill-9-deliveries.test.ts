@@ -1,5 +1,5 @@
 /**
- * kill -9 during webhook deliveries and during settlement (area B §6.4 durable outbox): the real
+ * kill -9 during webhook deliveries and during settlement (docs/webhooks.md "Answering, retries, order" durable outbox): the real
  * server runs as a child process on a kept data directory while payment orders of every kind are
  * driven and bank arrivals make funding records; a local receiver verifies every signature and
  * answers slowly, fails now and then, or times out; the server is SIGKILLed at random moments
@@ -44,7 +44,7 @@ const ROUND_MODES: readonly Record<string, string>[] = [
   { orderReview: 'rfi', payout: 'fail' },
   { orderReview: 'documents', payout: 'manual' },
 ];
-/** Short retries (§6.4's 15 s and up would outlast the test) and a short timeout, so failed attempts are retried within it. */
+/** Short retries (the 15 s and up of docs/webhooks.md "Answering, retries, order" would outlast the test) and a short timeout, so failed attempts are retried within it. */
 const WEBHOOK_SETTINGS = { retryGapsMs: [50, 50, 50, 50, 50, 50, 50], timeoutMs: 700 };
 /** Longer than the timeout: the sender gives up first, and the reply finds the request gone. */
 const TOO_SLOW_MS = 2000;
@@ -72,13 +72,13 @@ interface FundingRow {
 /** One request the receiver got, with what it answered. */
 interface Receipt {
   r: Received;
-  /** The reply was one §6.4 counts as delivered (2xx SUCCESS or lenient), sent in time. */
+  /** The reply was one docs/webhooks.md "Answering, retries, order" counts as delivered (2xx SUCCESS or lenient), sent in time. */
   ok: boolean;
   /** When the reply was due (`at` + delay). */
   repliedAt: number;
 }
 
-/** Funding records: created 1 (pending) or 2 (completed); 1 → 2 or 3 (§3.4). */
+/** Funding records: created 1 (pending) or 2 (completed); 1 → 2 or 3 (docs/merchant-payments.md "Lifecycles"). */
 const FUNDING_STARTS = ['1', '2'];
 const FUNDING_EDGES: Readonly<Record<string, readonly string[]>> = { '1': ['2', '3'] };
 
@@ -156,7 +156,7 @@ describe('kill -9 during webhook deliveries and settlement', () => {
         if (rows.length < 1000) return all;
       }
     };
-    // What existed before the webhooks: no event is owed for it (§6.1, no backfill).
+    // What existed before the webhooks: no event is owed for it (docs/webhooks.md "Registering", no backfill).
     const ordersBefore = new Set((await everyPage<OrderRow>(setup, '/v2/orders', 'record', { merchantId })).map((o) => o.orderId));
     const recordsBefore = new Set((await everyPage<FundingRow>(setup, '/v2/merchant/funding/records', 'data', { merchantId })).map((r) => r.txId));
 
@@ -264,7 +264,7 @@ describe('kill -9 during webhook deliveries and settlement', () => {
       if (got.length > 0 && Math.max(...attemptsSent) !== e.attempts) problems.push(`${e.eventId}: attempts sent ${attemptsSent.join(',')}, B40 counts ${e.attempts}`);
       if (e.deliveries.filter((d) => d.result === 'SUCCESS').length !== 1) problems.push(`${e.eventId}: deliveries ${JSON.stringify(e.deliveries)}`);
       duplicates += Math.max(0, got.length - 1);
-      // An attempt in flight at a kill is made again with the same number (§6.4), but only then: within one life an
+      // An attempt in flight at a kill is made again with the same number (docs/webhooks.md "Answering, retries, order"), but only then: within one life an
       // attempt is sent once, and the next only after its outcome committed.
       for (let i = 1; i < got.length; i++) {
         const earlier = got.slice(0, i).find((x) => x.r.headers['x-bh-delivery-attempt'] === got[i].r.headers['x-bh-delivery-attempt']);
@@ -272,7 +272,7 @@ describe('kill -9 during webhook deliveries and settlement', () => {
         repeatedAttempts++;
         if (!respawnedAt.some((t) => earlier.r.at < t && t <= got[i].r.at)) problems.push(`${e.eventId}: attempt ${String(got[i].r.headers['x-bh-delivery-attempt'])} sent twice without a restart between`);
       }
-      // Within a life the next attempt waits for the outcome of the one before (§6.4: it commits first), so copies never overlap.
+      // Within a life the next attempt waits for the outcome of the one before (docs/webhooks.md "Answering, retries, order": it commits first), so copies never overlap.
       for (let i = 1; i < got.length; i++) {
         const [a, b] = [got[i - 1], got[i]];
         const restarted = respawnedAt.some((t) => a.r.at < t && t <= b.r.at);
@@ -299,7 +299,7 @@ describe('kill -9 during webhook deliveries and settlement', () => {
     }
     expect(problems).toEqual([]);
 
-    // None lost, object by object: every order's events walk §5.2–§5.4 from creation to its status now, in the right type.
+    // None lost, object by object: every order's events walk docs/merchant-payments.md "Order statuses" from creation to its status now, in the right type.
     for (const o of orders) {
       const list = perObject.get(`${webhookOf.get(o.orderType === 'fiat_to_fiat' ? 'GLOBAL_PAYMENT_WEBHOOK' : 'ORDER_WEBHOOK')}:${o.orderId}`) ?? [];
       const statuses = list.map((e) => Number(e.objectStatus));

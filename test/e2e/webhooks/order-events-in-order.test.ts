@@ -1,7 +1,7 @@
 /**
  * Story: ORDER_WEBHOOK for an on-ramp paid by SPEI. B36 registers a local receiver; B29 creates the
  * order and the bank pays it: the receiver gets one signed event per status passed (10, 40, 50,
- * 60) in that order, each body with §6.2's exact fields and types and the §6.3 headers; B40 shows
+ * 60) in that order, each body with the exact fields and types of docs/webhooks.md "What is sent" and the docs/webhooks.md "Verifying the signature" headers; B40 shows
  * each event DELIVERED with its attempt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

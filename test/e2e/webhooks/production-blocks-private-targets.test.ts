@@ -1,12 +1,12 @@
 /**
- * Story: with `BOURSE_SANDBOX=0` webhooks go only to public https targets (§6.1). B36 and B38 refuse
+ * Story: with `BOURSE_SANDBOX=0` webhooks go only to public https targets (docs/webhooks.md "Registering"). B36 and B38 refuse
  * an http URL (-4010). An https URL naming a loopback, private, link-local or unique-local address
  * (127.0.0.1, localhost, [::1], 10.x, the IPv4-mapped [::ffff:127.0.0.1], 192.168.x, 169.254.x,
  * [fd00::1]) is accepted at registration, but every attempt to it fails at send time with "blocked
  * target", `httpStatus` 0, and no connection reaches any local receiver. Retry gaps are set to 15 s
  * for the story, so that the event's eight attempts each try the next URL (B38 between attempts);
- * after the eighth it is FAILED. The §7 calls use the operator's admin token (merchant tokens may
- * not call §7 in production).
+ * after the eighth it is FAILED. The docs/merchant-payments.md "The simulator and the sandbox API" calls use the operator's admin token (merchant tokens may
+ * not call docs/merchant-payments.md "The simulator and the sandbox API" in production).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminSandbox, onboardedMerchant } from '../../support/merchant-client.js';

@@ -1,7 +1,7 @@
 /**
  * Story: the receiver is down for three attempts, then up. A FUNDING_WEBHOOK event (a SPEI arrival
  * becoming a DEPOSIT record) is tried at once and answered 503; the next attempts follow after the
- * §6.4 gaps of 15 s, 1 min and 5 min, each plus 0–10 % jitter (B40 `nextAttemptTime` lies in
+ * docs/webhooks.md "Answering, retries, order" gaps of 15 s, 1 min and 5 min, each plus 0–10 % jitter (B40 `nextAttemptTime` lies in
  * [gap, gap × 1.1] after the failed attempt), and nothing is sent before that time even when the
  * worker is pumped. The fourth attempt is answered SUCCESS: every attempt carried the same
  * `eventId`, byte-identical body and signature, `X-BH-Delivery-Attempt` 1..4, and verified; B40

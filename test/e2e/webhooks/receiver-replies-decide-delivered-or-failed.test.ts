@@ -1,5 +1,5 @@
 /**
- * Story: what the receiver answers decides whether an attempt delivered the event (§6.4). One
+ * Story: what the receiver answers decides whether an attempt delivered the event (docs/webhooks.md "Answering, retries, order"). One
  * FUNDING_WEBHOOK event per reply kind (each arrival its own record, so none waits for another):
  * a 2xx with `{"callbackStatus":"SUCCESS"}`, with an empty body, a non-JSON body, JSON without
  * `callbackStatus` or a 204 is DELIVERED; a 2xx with another `callbackStatus` ("FAIL", or "success"

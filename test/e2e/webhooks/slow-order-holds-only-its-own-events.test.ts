@@ -3,7 +3,7 @@
  * answers every event of on-ramp A only after 400 ms. A's statuses 10, 40, 50, 60 still arrive in
  * that order, each only once the previous one has been answered (never two of A in flight), while
  * on-ramp B, created and paid after A, has all four of its events delivered before A's second one
- * is even sent (§6.4 Ordering: per `(webhook, object)`, different objects in parallel).
+ * is even sent (docs/webhooks.md "Answering, retries, order" Ordering: per `(webhook, object)`, different objects in parallel).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardedMerchant } from '../../support/merchant-client.js';

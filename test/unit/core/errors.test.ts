@@ -3,7 +3,7 @@ import { BourseError, ERRORS, reject, type ErrorName } from '../../../src/core/e
 
 const entries = Object.entries(ERRORS) as [ErrorName, (typeof ERRORS)[ErrorName]][];
 
-/** The table of area A §7, one row per message: [code, message, HTTP status]. */
+/** The table of docs/spot-api.md "Errors", one row per message: [code, message, HTTP status]. */
 const SPEC_TABLE: readonly (readonly [number, string, number])[] = [
   [-1000, 'Unknown path or method.', 404],
   [-1000, 'Request body too large.', 413],
@@ -74,12 +74,12 @@ describe('error registry entries', () => {
     expect(spec.msg.length).toBeGreaterThan(0);
   });
 
-  it('when the registry codes are listed, then they are exactly the codes of area A §7', () => {
+  it('when the registry codes are listed, then they are exactly the codes of docs/spot-api.md "Errors"', () => {
     const codes = [...new Set(entries.map(([, spec]) => spec.code))].sort((a, b) => b - a);
     expect(codes).toEqual(SPEC_CODES);
   });
 
-  it.each(SPEC_TABLE)('when §7 requires code %i with %j, then an entry has that code, message and status %i', (code, msg, http) => {
+  it.each(SPEC_TABLE)('when docs/spot-api.md "Errors" requires code %i with %j, then an entry has that code, message and status %i', (code, msg, http) => {
     const match = entries.find(([, spec]) => spec.code === code && spec.msg === msg);
     expect(match?.[1].http).toBe(http);
   });
@@ -97,7 +97,7 @@ describe('error registry entries', () => {
   });
 });
 
-describe('coinsph phrase rules (area A §9 item 19)', () => {
+describe('coinsph phrase rules (docs/spot-api.md "Compatibility" item 19)', () => {
   it('when messages are searched for "Order would immediately match and take", then only -1158 entries contain it', () => {
     const codes = entries.filter(([, spec]) => spec.msg.includes('Order would immediately match and take')).map(([, spec]) => spec.code);
     expect(codes).toEqual([-1158]);

@@ -15,7 +15,7 @@ function recordingFetch(status: number, body: string): { fetch: FetchLike; reque
 }
 
 describe('SpotHttpClient', () => {
-  it('when a request is signed, then the query carries the HMAC-SHA256 hex of area A §1.6 and the key is in X-BH-APIKEY', async () => {
+  it('when a request is signed, then the query carries the HMAC-SHA256 hex of docs/spot-api.md "Signing" and the key is in X-BH-APIKEY', async () => {
     const { fetch, requests } = recordingFetch(200, '{"orderId":"1"}');
     const client = new SpotHttpClient({ baseUrl: 'http://bourse.test', apiKey: 'K', secretKey: SECRET, fetch, now: () => 1538323200000 });
     const body = await client.signed('POST', '/openapi/v1/order', {

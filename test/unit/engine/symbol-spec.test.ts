@@ -43,7 +43,7 @@ describe('buildSymbolSpec', () => {
     expect(spec.tickDecimals).toBe(5);
   });
 
-  it('when a listing breaks a rule of area A §10, then the rule is named', () => {
+  it('when a listing breaks a rule of docs/operating.md "Trading settings and listings", then the rule is named', () => {
     expect(buildSymbolSpec(listing({ minNotional: '0' }))).toBe('minNotional must be > 0');
     expect(buildSymbolSpec(listing({ minPrice: '0.015' }))).toBe('minPrice and maxPrice must be multiples of tickSize');
     expect(buildSymbolSpec(listing({ maxQty: '1000.0000005' }))).toBe('minQty and maxQty must be multiples of stepSize');

@@ -1,5 +1,5 @@
 /**
- * The compact table behind area A §4.7: plain generated ids live as an owner per order id, the rest
+ * The compact table behind docs/spot-api.md "Client order ids": plain generated ids live as an owner per order id, the rest
  * as strings. Whatever the representation, lookups must answer as a plain map of every id would.
  */
 import fc from 'fast-check';

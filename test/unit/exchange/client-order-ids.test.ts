@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createCoreHarness, limit } from '../../support/core-harness.js';
 
-describe('client order ids (area A §4.7)', () => {
+describe('client order ids (docs/spot-api.md "Client order ids")', () => {
   it('when none is sent, then the order id string is used', () => {
     const h = createCoreHarness();
     const trader = h.funded({ USDT: '100000' });

@@ -3,7 +3,7 @@ import { emptyDerivedRows } from '../../../src/core/types.js';
 import { CommitSubscribers } from '../../../src/exchange/commit-subscribers.js';
 import type { CommitInfo } from '../../../src/exchange/sequencer.js';
 
-describe('commit subscribers (DESIGN.md §1 rule 11)', () => {
+describe('commit subscribers (the fan-out of committed batches)', () => {
   it('when a batch commits, then every subscriber gets it, in the order they were added', () => {
     const seen: string[] = [];
     const subscribers = new CommitSubscribers();

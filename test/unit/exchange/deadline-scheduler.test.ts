@@ -65,7 +65,7 @@ function setUp(initial: Deadline[], now: number) {
   };
 }
 
-describe('deadline scheduler (DESIGN.md §1 rule 10)', () => {
+describe('deadline scheduler (time-driven transitions are commands)', () => {
   it('when a deadline passed while the server was down, then it is due at start and submitted once, however often it fires', async () => {
     const t = setUp([{ at: 1_000, command: expire(1) }], 5_000);
     t.scheduler.start();

@@ -12,7 +12,7 @@ function setup() {
   return { h, seller, buyer, fee: h.feeAccountId };
 }
 
-describe('fees (area A §4.8) and fill postings (§5.1)', () => {
+describe('fees (docs/spot-api.md "Locks, fees and rounding") and fill postings (docs/spot-api.md "Accounts and balances")', () => {
   it('when a buyer takes a resting sell, then each side pays its own rate in the asset it receives, rounded up, and the FEE account gets both', () => {
     const { h, seller, buyer, fee } = setup();
     h.place(limit(seller, 'BTCUSDT', 'SELL', '30000.01', '0.123457'));

@@ -65,7 +65,7 @@ describe('PRICE_FILTER, LOT_SIZE and MIN_NOTIONAL on BTCUSDT (tick 0.01, step 0.
   });
 });
 
-describe('validation order of area A §4.2 steps 5–12', () => {
+describe('validation order of docs/spot-api.md "Order validation" steps 5–12', () => {
   it('when the symbol is unknown, then -1121', () => {
     const { h, accountId } = trader();
     expect(h.refuse(limit(accountId, 'DOGEUSDT', 'BUY', '1', '1')).toBody()).toEqual({ code: -1121, msg: 'Invalid symbol.' });

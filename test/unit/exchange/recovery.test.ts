@@ -47,7 +47,7 @@ function refusedCancel(seq: number, ts: number, accountId: number): StampedComma
   return { seq, ts, command: { type: 'cancelOrder', accountId, orderId: 999 } };
 }
 
-describe('recover (DESIGN.md §1 rule 4)', () => {
+describe('recover (docs/running.md "Durability and recovery")', () => {
   let dir: string;
   let store: SqliteStore;
   beforeEach(() => {

@@ -7,7 +7,7 @@ function setup() {
   return { h, trader };
 }
 
-describe('timestamp and recvWindow (area A §1.7)', () => {
+describe('timestamp and recvWindow (docs/spot-api.md "Timestamp and recvWindow")', () => {
   it('when the timestamp is older than the default 5000 ms window, then -1021; exactly 5000 ms old is accepted', () => {
     const { h, trader } = setup();
     const error = h.refuse(limit(trader, 'BTCUSDT', 'BUY', '100', '1', { timestamp: h.now - 5001 }));
@@ -28,7 +28,7 @@ describe('timestamp and recvWindow (area A §1.7)', () => {
     expect(h.place(limit(trader, 'BTCUSDT', 'BUY', '100', '1', { timestamp: h.now + 1000 })).order.status).toBe('NEW');
   });
 
-  it('when the timestamp is stale and the symbol unknown, then -1021 comes first (§1.8)', () => {
+  it('when the timestamp is stale and the symbol unknown, then -1021 comes first (docs/spot-api.md "Order of checks")', () => {
     const { h, trader } = setup();
     expect(h.refuse(limit(trader, 'NOPE', 'BUY', '100', '1', { timestamp: h.now - 6000 })).code).toBe(-1021);
   });

@@ -14,7 +14,7 @@ function setup() {
   return { h, maker, fresh };
 }
 
-describe('a refused order (area A §4.2: no record, event or id)', () => {
+describe('a refused order (docs/spot-api.md "Order validation": no record, event or id)', () => {
   const refusals: [string, (ids: { maker: number; fresh: number }, now: number) => PlaceOrderCommand, number][] = [
     ['short balance from a fresh account', ({ fresh }) => limit(fresh, 'BTCUSDT', 'BUY', '29000', '1'), -1131],
     ['a LIMIT_MAKER that would take', ({ fresh }) => limit(fresh, 'BTCUSDT', 'BUY', '31000', '0.001', { orderType: 'LIMIT_MAKER' }), -1158],

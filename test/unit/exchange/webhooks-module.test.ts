@@ -1,7 +1,7 @@
 /**
  * The webhooks module (src/exchange/webhooks/webhooks-module.ts) through the core and the real
  * sequencer, without HTTP: registrations, the durable outbox written with each state change
- * (area B §6.1, §6.4), what a delivery worker may send, the outcome of each attempt, pause,
+ * (docs/webhooks.md "Registering", docs/webhooks.md "Answering, retries, order"), what a delivery worker may send, the outcome of each attempt, pause,
  * deletion and resend, and that images and replays rebuild exactly the same outbox.
  */
 import { createHash } from 'node:crypto';
@@ -98,7 +98,7 @@ async function world() {
 
 const sendableSet = (core: ExchangeCore): string[] => [...core.webhooks.sendable()].map((s) => s.event.eventId).sort();
 
-describe('webhooks module: recording (§6.1)', () => {
+describe('webhooks module: recording (docs/webhooks.md "Registering")', () => {
   it('events are recorded only while a webhook of the type is active (10): none before it, none while disabled or after deletion, and no backfill', async () => {
     const w = await world();
     const before = await w.onRamp();
@@ -136,7 +136,7 @@ describe('webhooks module: recording (§6.1)', () => {
     expect(w.stored()).toHaveLength(6);
   });
 
-  it('each status passed is one event with the exact §6.2 body, written in the command that made the change; eventIds are 32 hex, distinct and derived from the webhook and its count', async () => {
+  it('each status passed is one event with the exact docs/webhooks.md "What is sent" body, written in the command that made the change; eventIds are 32 hex, distinct and derived from the webhook and its count', async () => {
     const w = await world();
     const orders = await w.register('ORDER_WEBHOOK');
     const funding = await w.register('FUNDING_WEBHOOK');
@@ -163,7 +163,7 @@ describe('webhooks module: recording (§6.1)', () => {
     expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
     expect(events.filter((e) => e.webhookId === orders).map((e) => e.eventId)).toEqual([1, 2, 3, 4].map((n) => eventIdOf(orders, n)));
     expect(events.filter((e) => e.webhookId === funding).map((e) => e.eventId)).toEqual([eventIdOf(funding, 1)]);
-    // The bodies of the last status of each object are exactly §6.2's, byte for byte.
+    // The bodies of the last status of each object are exactly those of docs/webhooks.md "What is sent", byte for byte.
     const order = w.h.core.payments.state.orders.get(orderId);
     expect(order).toBeDefined();
     expect(events[3].payload).toBe(JSON.stringify({ webhookId: orders, eventId: events[3].eventId, eventType: 'ORDER_WEBHOOK', ...orderPayload(order as PaymentOrder) }));
@@ -200,7 +200,7 @@ describe('webhooks module: recording (§6.1)', () => {
   });
 });
 
-describe('webhooks module: what may be sent, and outcomes (§6.4)', () => {
+describe('webhooks module: what may be sent, and outcomes (docs/webhooks.md "Answering, retries, order")', () => {
   it('sendable() yields only the head of each (webhook, object) queue; DELIVERED ends it and the next event of the object becomes sendable', async () => {
     const w = await world();
     await w.register('ORDER_WEBHOOK');
@@ -310,7 +310,7 @@ describe('webhooks module: what may be sent, and outcomes (§6.4)', () => {
   });
 });
 
-describe('webhooks module: disable, delete, resend (§6.1, B38, B39, B41)', () => {
+describe('webhooks module: disable, delete, resend (docs/webhooks.md "Registering", B38, B39, B41)', () => {
   it('updateWebhook 20 pauses the pending events (not sendable, none recorded); 10 makes every one of them due now, back-off included; a URL change keeps the events', async () => {
     const w = await world();
     const orders = await w.register('ORDER_WEBHOOK');

@@ -23,7 +23,7 @@ function setup() {
   return { h, accountId };
 }
 
-describe('withdrawals (area A §5.3)', () => {
+describe('withdrawals (docs/spot-api.md "Deposits and withdrawals")', () => {
   it('when requested, then amount + fee is locked, a status 1 record is written and no flow row', () => {
     const { h, accountId } = setup();
     const ts = h.now;

@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 /** Saturday 2024-03-02 13:47:23.456 UTC: no two intervals share an open time here but 1d. */
 const SATURDAY = Date.UTC(2024, 2, 2, 13, 47, 23, 456);
 
-describe('barOpenTime (area A §3.2 A7, UTC)', () => {
+describe('barOpenTime (docs/spot-api.md "Market data" A7, UTC)', () => {
   const expected: Record<KlineInterval, number> = {
     '1m': Date.UTC(2024, 2, 2, 13, 47),
     '3m': Date.UTC(2024, 2, 2, 13, 45),

@@ -64,7 +64,7 @@ function view(stats: DayStats): Record<string, string | number> {
   };
 }
 
-describe('MarketData.dayStats (A8 window, area A §3.2)', () => {
+describe('MarketData.dayStats (A8 window, docs/spot-api.md "Market data")', () => {
   it('when trades are inside and before the window, then open/high/low/volumes come from the window and prevClose from the last trade before it', () => {
     expect(view(btcMarket().dayStats('BTCUSDT', NOW))).toEqual({
       openTime: '2024-01-14T12:01:00.000Z',

@@ -9,8 +9,8 @@ function units(text: string, accuracy: number): bigint {
   return value;
 }
 
-// Catalogue accuracies (§1.6): MXN/USD 2, USDT 4, BTC 8, USDTMXN price 4, BTCMXN price 2, fiat pairs 6.
-describe('§5.1 worked examples', () => {
+// Catalogue accuracies (docs/operating.md "Merchant payments settings"): MXN/USD 2, USDT 4, BTC 8, USDTMXN price 4, BTCMXN price 2, fiat pairs 6.
+describe('docs/merchant-payments.md "Quotes and orders" worked examples', () => {
   it('f2c: (1000.00 − 1.00) MXN ÷ 19.2639 = 51.85866… → 51.8586 USDT', () => {
     const { cryptoAmount, positive } = onRampAmounts(units('1000.00', 2), units('1.00', 2), 2, units('19.2639', 4), 4, 4);
     expect(formatFixed(cryptoAmount, 4)).toBe('51.8586');

@@ -36,7 +36,7 @@ function attoRatio(num: bigint, den: bigint = 1n): Ratio {
   return ratio(num * ATTO_ONE, den);
 }
 
-describe('§4.1 worked example (spread 50 bps)', () => {
+describe('docs/merchant-payments.md "Quotes and orders" worked example (spread 50 bps)', () => {
   const usdtMxnAsks = [level('19.1680', '100000')];
   const usdtMxnBids = [level('19.1500', '100000')];
   const usdtUsdAsks = [level('1.0010', '100000')];
@@ -59,7 +59,7 @@ describe('§4.1 worked example (spread 50 bps)', () => {
   it('MXN → USD is 0.9990 ÷ 19.1680 × 0.995 = 0.05185752… ↓ 0.051857', () => {
     expect(rawFiatRate(usdtMxnAsks, usdtUsdBids)).toEqual(ratio(9990n, 191680n));
     expect(formatFixed(clientFiatRate(rawFiatRate(usdtMxnAsks, usdtUsdBids)!, 50, 6), 6)).toBe('0.051857');
-    // Sized as the f2f example of §5.1: X = 20000.00 − 1.00 MXN, well inside both top levels.
+    // Sized as the f2f example of docs/merchant-payments.md "Quotes and orders": X = 20000.00 − 1.00 MXN, well inside both top levels.
     expect(formatFixed(clientFiatRate(rawFiatRate(usdtMxnAsks, usdtUsdBids, atto('19999'))!, 50, 6), 6)).toBe('0.051857');
     // The other way uses the other sides: USD → MXN = 19.1500 ÷ 1.0010.
     expect(rawFiatRate(usdtUsdAsks, usdtMxnBids)).toEqual(ratio(191500n, 10010n));

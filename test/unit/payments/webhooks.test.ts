@@ -1,5 +1,5 @@
 /**
- * §6.2 bodies, §6.4 retry schedule and event ids of area B webhooks (src/payments/webhooks.ts),
+ * docs/webhooks.md "What is sent" bodies, docs/webhooks.md "Answering, retries, order" retry schedule and event ids of area B webhooks (src/payments/webhooks.ts),
  * as pure functions: exact key order and value types of each body, the payer fields of an arrival,
  * ids of 32 lowercase hex that differ per webhook and count, and a jitter of 0–10 % that is spread
  * like random values yet the same for the same event and attempt.
@@ -12,7 +12,7 @@ import { eventIdOf, fundingPayload, nextAttemptAt, orderEventType, orderPayload 
 
 const money = (units: bigint, accuracy: number) => ({ units, accuracy });
 
-/** §5.1's on-ramp of 1000.00 MXN at 19.2639 → 51.8586 USDT, released. */
+/** The on-ramp of docs/merchant-payments.md "Quotes and orders" of 1000.00 MXN at 19.2639 → 51.8586 USDT, released. */
 function onRamp(over: Partial<PaymentOrder> = {}): PaymentOrder {
   return {
     orderId: 10000042,
@@ -49,7 +49,7 @@ function onRamp(over: Partial<PaymentOrder> = {}): PaymentOrder {
   };
 }
 
-/** §5.1's global payment of 20000.00 MXN at 0.051857 → 1037.08 USD, 1022.08 arriving. */
+/** The global payment of docs/merchant-payments.md "Quotes and orders" of 20000.00 MXN at 0.051857 → 1037.08 USD, 1022.08 arriving. */
 function globalPayment(over: Partial<PaymentOrder> = {}): PaymentOrder {
   return onRamp({
     orderId: 10000043,
@@ -100,8 +100,8 @@ function record(over: Partial<FundingRecord> = {}): FundingRecord {
 
 const settings = (over: Partial<WebhookSettings> = {}): WebhookSettings => ({ ...defaultPaymentsConfig().webhook, ...over });
 
-describe('§6.2 order bodies', () => {
-  it('an on-ramp body has §6.2 keys in order, merchantId and failCode numbers and every other value text (BUY = fiat_to_crypto)', () => {
+describe('docs/webhooks.md "What is sent" order bodies', () => {
+  it('an on-ramp body has docs/webhooks.md "What is sent" keys in order, merchantId and failCode numbers and every other value text (BUY = fiat_to_crypto)', () => {
     const body = orderPayload(onRamp());
     // The spec example's body after webhookId, eventId and eventType, exactly (order and types).
     expect(JSON.stringify(body)).toBe(
@@ -118,7 +118,7 @@ describe('§6.2 order bodies', () => {
     expect(orderEventType(onRamp({ kind: 'crypto_to_fiat' }))).toBe('ORDER_WEBHOOK');
   });
 
-  it('a global payment body has the f2f keys in §6.2 order, the merchant ids numbers, no orderType/fiat/crypto keys', () => {
+  it('a global payment body has the f2f keys in docs/webhooks.md "What is sent" order, the merchant ids numbers, no orderType/fiat/crypto keys', () => {
     const body = orderPayload(globalPayment());
     expect(JSON.stringify(body)).toBe(
       '{"orderId":"10000043","clientId":"gp-0001","userId":"1001","onRampCountry":"Mexico","onRampMerchantId":7,"onRampFiat":"MXN","onRampFiatAmount":"20000.00","onRampFiatFee":"1.00","offRampCountry":"United States","offRampMerchantId":8,"offRampFiat":"USD","offRampFiatAmount":"1037.08","offRampFiatFee":"15.00","offArriveRampFiatAmount":"1022.08","orderPrice":"0.051857","orderStatus":"60","failCode":0,"failReason":"","createTime":"1750000300000","updateTime":"1750000400000"}',
@@ -138,8 +138,8 @@ describe('§6.2 order bodies', () => {
   });
 });
 
-describe('§6.2 funding bodies', () => {
-  it("a DEPOSIT from an arrival: every value text, keys in §6.2 order, payer fields and bankWebhookInfo's five keys from the arrival", () => {
+describe('docs/webhooks.md "What is sent" funding bodies', () => {
+  it("a DEPOSIT from an arrival: every value text, keys in the order docs/webhooks.md shows, payer fields and bankWebhookInfo's five keys from the arrival", () => {
     const body = fundingPayload(record());
     expect(JSON.stringify(body)).toBe(
       '{"txId":"3000011","merchantId":"7","merchantName":"Acme MX","clientId":"","orderId":"","fiat":"MXN","totalAmount":"5000.00","amount":"5000.00","fee":"0.00","userPaymentId":"0","type":"DEPOSIT","status":"2","createTime":"1750000090000","updateTime":"1750000090000","cardNo":"","taxId":"CCN2203099WA","payerName":"CENTAURE SA DE CV","payerAccount":"684180168000000000","bankWebhookInfo":"{\\"sender_account_number\\":\\"684180168000000000\\",\\"description\\":\\"Payment\\",\\"sender_name\\":\\"CENTAURE SA DE CV\\",\\"tracking_id\\":\\"BRS20250615000011\\",\\"sender_id\\":\\"CCN2203099WA\\"}"}',
@@ -177,7 +177,7 @@ describe('eventIdOf', () => {
   });
 });
 
-describe('nextAttemptAt (§6.4 retries)', () => {
+describe('nextAttemptAt (docs/webhooks.md "Answering, retries, order" retries)', () => {
   const gaps = defaultPaymentsConfig().webhook.retryGapsMs;
 
   it('the default schedule is 15 s, 1 min, 5 min, 30 min, 2 h, 6 h, 15 h: after attempt k the gap k plus 0–10 %, and nothing after attempt 8', () => {

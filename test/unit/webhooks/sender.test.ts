@@ -1,6 +1,6 @@
 /**
- * The sender against real local HTTP servers: §6.4's reply classification, the 64 KiB read cap,
- * the timeout, no redirects followed, and §6.1's blocked targets when private targets are refused.
+ * The sender against real local HTTP servers: the reply classification of docs/webhooks.md "Answering, retries, order", the 64 KiB read cap,
+ * the timeout, no redirects followed, and the blocked targets of docs/webhooks.md "Registering" when private targets are refused.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -87,7 +87,7 @@ describe('WebhookSender', () => {
   });
 });
 
-describe('classifyReply (§6.4)', () => {
+describe('classifyReply (docs/webhooks.md "Answering, retries, order")', () => {
   it.each([
     [200, '{"callbackStatus":"SUCCESS"}', ''],
     [200, '', ''],

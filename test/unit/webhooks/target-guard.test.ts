@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBlockedAddress } from '../../../src/webhooks/target-guard.js';
 
-describe('isBlockedAddress (§6.1 targets refused with BOURSE_SANDBOX=0)', () => {
+describe('isBlockedAddress (docs/webhooks.md "Registering" targets refused with BOURSE_SANDBOX=0)', () => {
   it.each([
     ['127.0.0.1', 'loopback'],
     ['127.255.0.9', 'loopback /8'],

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveWebhookKey, WEBHOOK_KEY_FILE } from '../../../src/webhooks/webhook-key.js';
 
-describe('webhook signing key (area B §1.7, §6.3)', () => {
+describe('webhook signing key (docs/operating.md "Merchant payments settings", docs/webhooks.md "Verifying the signature")', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'bourse-webhook-key-'));
@@ -24,7 +24,7 @@ describe('webhook signing key (area B §1.7, §6.3)', () => {
     expect(again.publicKeyBase64).toBe(first.publicKeyBase64);
   });
 
-  it('when a receiver verifies as §6.3 shows, then a body signed with the key passes and a changed body fails', () => {
+  it('when a receiver verifies as docs/webhooks.md "Verifying the signature" shows, then a body signed with the key passes and a changed body fails', () => {
     const key = resolveWebhookKey(dir);
     const body = Buffer.from('{"eventId":"0c1d"}');
     const signature = sign('sha256', body, key.privateKey);

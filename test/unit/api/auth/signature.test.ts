@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findSignature, signedPayloads, verifySignature } from '../../../../src/api/auth/signature.js';
 
-// Public BHEX documentation vectors (area A §1.6).
+// Public BHEX documentation vectors (docs/spot-api.md "Signing").
 const SECRET = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
 const P = 'symbol=ETHBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1538323200000';
 const SIG_P = '5f2750ad7589d1d40757a55342e621a44037dad23b5128cc70e18ec1d1c3f4c6';
@@ -41,7 +41,7 @@ describe('signedPayloads', () => {
   });
 });
 
-describe('verifySignature with the §1.6 test vectors', () => {
+describe('verifySignature with the docs/spot-api.md "Signing" test vectors', () => {
   it('when everything is in the query, then the documented signature verifies', () => {
     expect(verifies(`${P}&signature=${SIG_P}`, '', SIG_P)).toBe(true);
   });

@@ -8,7 +8,7 @@ function answerOf(error: unknown): { http: number; code: number; msg: string } {
   return { http: failure.http, code: failure.code, msg: failure.errorName };
 }
 
-describe('successEnvelope (§1.3)', () => {
+describe('successEnvelope (docs/merchant-payments.md "Answers and errors")', () => {
   it('when a handler returns data, then it travels as code 200, msg SUCCESS, data', () => {
     expect(JSON.stringify(successEnvelope([{ a: 1 }]))).toBe('{"code":200,"msg":"SUCCESS","data":[{"a":1}]}');
   });

@@ -27,7 +27,7 @@ function refusal(run: () => unknown): [number, string] {
   throw new Error('expected a PaymentError');
 }
 
-describe('MerchantParams.parse: where values come from (§1.1)', () => {
+describe('MerchantParams.parse: where values come from (docs/merchant-payments.md "Requests")', () => {
   it.each([
     ['query only', 'a=1', '', undefined, '1'],
     ['form body only', '', 'a=2', FORM, '2'],
@@ -329,7 +329,7 @@ describe('MerchantParams.enumOf', () => {
   });
 });
 
-describe('MerchantParams.paging (§1.4)', () => {
+describe('MerchantParams.paging (docs/merchant-payments.md "Answers and errors")', () => {
   it.each([
     ['nothing sent', '', { currentPage: 1, pageSize: 10 }],
     ['both sent', 'currentPage=3&pageSize=50', { currentPage: 3, pageSize: 50 }],
@@ -350,7 +350,7 @@ describe('MerchantParams.paging (§1.4)', () => {
   });
 });
 
-describe('MerchantParams.timeRange (§1.4)', () => {
+describe('MerchantParams.timeRange (docs/merchant-payments.md "Answers and errors")', () => {
   it.each([
     ['nothing sent', '', {}],
     ['start only', 'startTime=100', { startTime: 100 }],

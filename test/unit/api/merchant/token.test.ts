@@ -46,7 +46,7 @@ function refusal(run: () => unknown): { code: number; http: number; detail: stri
   throw new Error('expected a PaymentError');
 }
 
-describe('B0 signing (§1.2 test vectors)', () => {
+describe('B0 signing (docs/merchant-payments.md "Getting a token" test vectors)', () => {
   const SECRET = 'lH3ELTNiFxCQTmi9pPcWWikhsjO04Yoqw3euoHUuOLC3GYBW64ZqzQsiOEHXQS76';
 
   it.each([
@@ -68,7 +68,7 @@ describe('hashToken', () => {
   });
 });
 
-describe('resolveToken (§1.2 "Use")', () => {
+describe('resolveToken (docs/merchant-payments.md "Getting a token")', () => {
   it('when the token is live and its key active, then its record is returned', () => {
     expect(resolveToken(scopeWith(), TOKEN, '127.0.0.1')).toMatchObject({ userId: 7, apiKey: 'K'.repeat(64) });
   });

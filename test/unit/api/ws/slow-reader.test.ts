@@ -15,7 +15,7 @@ import { WsProbe } from '../../../support/ws-client.js';
 import { MarketProbe } from '../../../support/ws-market-client.js';
 
 /**
- * A reader whose send buffer passes its bound (area A §8, W1 and W2) is cut off by a check that
+ * A reader whose send buffer passes its bound (docs/websocket.md, W1 and W2) is cut off by a check that
  * runs once a second for all sockets, not only at the stream's next frame: a close frame with
  * 1008 and a reason, then, if the client does not take it within the grace, the socket is dropped.
  * The bound is lowered here; one frame of several MiB fills the loopback's kernel buffers and

@@ -14,7 +14,7 @@ async function funded() {
   return { h, userId, merchantId, accountId, arrival };
 }
 
-describe('funding records and their ledger postings (area B §3.4, §3.5) in the core', () => {
+describe('funding records and their ledger postings (docs/merchant-payments.md "Lifecycles", docs/merchant-payments.md "Bank arrivals and refunds") in the core', () => {
   it('when a SPEI arrival comes, then a completed DEPOSIT record credits the pending fund; the same traceNumber again is -1174 and changes nothing', async () => {
     const { h, accountId, arrival } = await funded();
     expect(h.free(accountId, 'MXN')).toBe(500_000n * MXN);

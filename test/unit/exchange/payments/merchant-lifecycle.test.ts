@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stateHash } from '../../../../src/exchange/snapshot.js';
 import { PaymentsCore } from '../../../support/payments-core.js';
 
-describe('merchant and merchant account lifecycles (area B §3.1, §3.2) in the core', () => {
+describe('merchant and merchant account lifecycles (docs/merchant-payments.md "Lifecycles") in the core', () => {
   it('when modes are automatic, then a new merchant is decided at once by journaled follow-ups: 4, then 1, then 2', async () => {
     const h = new PaymentsCore();
     const { userId } = await h.setUp();
@@ -22,7 +22,7 @@ describe('merchant and merchant account lifecycles (area B §3.1, §3.2) in the 
     expect(h.replayHash()).toBe(stateHash(h.core));
   });
 
-  it('when kyc is manual, then the merchant waits in 4 with its decision left to §7, and no deadline is armed', async () => {
+  it('when kyc is manual, then the merchant waits in 4 with its decision left to the sandbox API, and no deadline is armed', async () => {
     const h = new PaymentsCore();
     const { userId } = await h.setUp();
     await h.submit({ type: 'setSandboxModes', userId, modes: { kyc: 'manual' } });
@@ -60,7 +60,7 @@ describe('merchant and merchant account lifecycles (area B §3.1, §3.2) in the 
     const late = { type: 'merchantKyc', userId: 0, merchantId, action: 'approve', due: `kyc:${merchantId}` } as const;
     expect(await h.submit(late)).toEqual({ dropped: `kyc:${merchantId}` });
     expect(h.core.deadlines()).toEqual([]);
-    // The same step from §7 (no `due`) is refused.
+    // The same step from docs/merchant-payments.md "The simulator and the sandbox API" (no `due`) is refused.
     expect(await h.refusal({ ...late, due: undefined })).toBe(-5104);
   });
 });

@@ -3,7 +3,7 @@ import type { OrderRequest } from '../../../../src/core/payment-commands.js';
 import { stateHash } from '../../../../src/exchange/snapshot.js';
 import { PaymentsCore } from '../../../support/payments-core.js';
 
-/** §4.1's book: USDTMXN ask 19.1680 / bid 19.1500, USDTUSD ask 1.0010 / bid 0.9990, deep enough. */
+/** The book of docs/merchant-payments.md "Quotes and orders": USDTMXN ask 19.1680 / bid 19.1500, USDTUSD ask 1.0010 / bid 0.9990, deep enough. */
 async function market() {
   const h = new PaymentsCore();
   const { userId } = await h.setUp();
@@ -28,8 +28,8 @@ const atoms = (text: string): bigint => {
   return BigInt(whole + fraction.padEnd(8, '0'));
 };
 
-describe('payment orders in the core (area B §5)', () => {
-  it('when an on-ramp of 1000.00 MXN is paid by SPEI, then §5.1 prices it 19.2639 → 51.8586 USDT, the desk reserves it and settles at 60', async () => {
+describe('payment orders in the core (docs/merchant-payments.md "Quotes and orders")', () => {
+  it('when an on-ramp of 1000.00 MXN is paid by SPEI, then docs/merchant-payments.md "Quotes and orders" prices it 19.2639 → 51.8586 USDT, the desk reserves it and settles at 60', async () => {
     const { h, userId, merchantId, accountId, desk } = await market();
     const { orderId } = await h.submit<{ orderId: number }>({ type: 'createPaymentOrder', userId, onBehalf: false, clientId: 'inv-1', remark: '', quoteId: '', order: onRamp(merchantId, '1000.00') });
     const order = h.core.payments.state.orders.get(orderId);
@@ -66,11 +66,11 @@ describe('payment orders in the core (area B §5)', () => {
       order: { kind: 'crypto_to_fiat', merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '50.0000', userPaymentId: 1001 },
     });
     const order = h.core.payments.state.orders.get(orderId);
-    // §5.1: 50.0000 × 19.0542 = G 952.71, fee 5.00 → 947.71.
+    // docs/merchant-payments.md "Quotes and orders": 50.0000 × 19.0542 = G 952.71, fee 5.00 → 947.71.
     expect(order).toMatchObject({ status: 40, orderPrice: { units: 190542n }, gross: { units: 95271n }, fiatAmount: { units: 94771n } });
     expect([h.locked(accountId, 'USDT'), h.locked(desk, 'MXN')]).toEqual([atoms('50'), atoms('952.71')]);
     expect(h.verify().ok).toBe(true);
-    // Money sent with an off-ramp's id as reference is §3.5 rule 3: refunded to the pending fund.
+    // Money sent with an off-ramp's id as reference is docs/merchant-payments.md "Bank arrivals and refunds" rule 3: refunded to the pending fund.
     const sent = await h.submit<{ result: string }>({ type: 'bankArrival', userId, merchantId, fiat: 'MXN', amount: '10.00', reference: String(orderId), traceNumber: 'X1', payerName: '', payerAccount: '', cardNo: '', taxId: '', description: '' });
     expect(sent.result).toBe('REFUND');
     expect(order?.hasRefund).toBe(true);
@@ -93,7 +93,7 @@ describe('payment orders in the core (area B §5)', () => {
     });
     const order = h.core.payments.state.orders.get(orderId);
     expect(order?.status).toBe(41);
-    // §4.1: 0.9990 ÷ 19.1680 × 0.995 at size → 0.051857 at the top of this deep book.
+    // docs/merchant-payments.md "Quotes and orders": 0.9990 ÷ 19.1680 × 0.995 at size → 0.051857 at the top of this deep book.
     expect(order?.orderPrice).toEqual({ units: 51857n, accuracy: 6 });
     expect(order?.offRamp?.amount).toEqual({ units: 103708n, accuracy: 2 });
     await h.submit({ type: 'bankArrival', userId, merchantId, fiat: 'MXN', amount: '20000.00', reference: String(orderId), traceNumber: 'T1', payerName: '', payerAccount: '', cardNo: '', taxId: '', description: '' });
