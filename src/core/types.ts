@@ -316,6 +316,24 @@ export interface FlowRow {
   seq: number;
 }
 
+/**
+ * A balance-flow row as the ledger derives it: amounts in atoms of the asset, formatted as
+ * `FlowRow` text by the writer, off the matching path.
+ */
+export interface FlowPosting {
+  flowId: number;
+  accountId: number;
+  asset: string;
+  flowType: number;
+  changeAtoms: bigint;
+  /** free + locked of that asset right after this row. */
+  totalAtoms: bigint;
+  /** The asset's decimals, which the atoms count in. */
+  precision: number;
+  created: number;
+  seq: number;
+}
+
 export interface DepositRow {
   depositId: number;
   accountId: number;
@@ -365,13 +383,21 @@ export interface OrderEvent {
 }
 
 /** The assets whose free or locked balance one step changed in one account: W1 `outboundAccountInfo`. */
+export interface BalanceAtoms {
+  asset: string;
+  free: bigint;
+  locked: bigint;
+  /** The asset's decimals, which the atoms count in. */
+  precision: number;
+}
+
 export interface BalanceEvent {
   kind: 'balance';
   seq: number;
   time: number;
   accountId: number;
-  /** Free and locked of each changed asset right after the step, by asset name. */
-  balances: { asset: string; free: string; locked: string }[];
+  /** Free and locked of each changed asset right after the step, by asset name, in atoms (formatted by the stream that sends them). */
+  balances: BalanceAtoms[];
 }
 
 export type CoreEvent = OrderEvent | BalanceEvent;
@@ -392,7 +418,7 @@ export type ModuleRow =
 export interface DerivedRows {
   orders: OrderRow[];
   trades: TradeRow[];
-  flows: FlowRow[];
+  flows: FlowPosting[];
   deposits: DepositRow[];
   withdrawals: WithdrawalRow[];
   events: CoreEvent[];

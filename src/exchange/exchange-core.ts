@@ -1,4 +1,3 @@
-import { formatUnits } from '../core/decimal.js';
 import { BourseError } from '../core/errors.js';
 import { emptyDerivedRows, type Command, type CommandType, type DerivedRows, type StampedCommand } from '../core/types.js';
 import type { Account } from '../ledger/account.js';
@@ -64,9 +63,8 @@ export class ExchangeCore {
         const account = this.ledger.account(accountId);
         const balances = [...assets].sort().map((asset) => {
           // Read without creating: a replay (which records no events) must build the same state.
-          const balance = account.balances.get(asset) ?? { free: 0n, locked: 0n };
-          const precision = this.ledger.asset(asset).precision;
-          return { asset, free: formatUnits(balance.free, precision), locked: formatUnits(balance.locked, precision) };
+          const balance = account.balances.get(asset);
+          return { asset, free: balance?.free ?? 0n, locked: balance?.locked ?? 0n, precision: this.ledger.asset(asset).precision };
         });
         rows.events.push({ kind: 'balance', seq: stamped.seq, time: stamped.ts, accountId, balances });
       }

@@ -1,4 +1,3 @@
-import { formatUnits } from '../core/decimal.js';
 import { BourseError } from '../core/errors.js';
 import { FLOW_TYPES, type DerivedRows, type FlowTypeName, type UserType } from '../core/types.js';
 import { FEE_RATE_ONE, type Account, type Balance, type User } from './account.js';
@@ -24,6 +23,8 @@ export interface AssetTotals {
 
 /** Notes that a command changed an account's balance of an asset. */
 export function touch(ctx: PostingContext, accountId: number, asset: string): void {
+  // Only balance events read it, and a replay records none.
+  if (!ctx.recordRows) return;
   let assets = ctx.touched.get(accountId);
   if (assets === undefined) {
     assets = new Set();
@@ -156,14 +157,14 @@ export class Ledger {
       this.nextFlowId++;
       return;
     }
-    const precision = this.asset(asset).precision;
     ctx.rows.flows.push({
       flowId: this.nextFlowId++,
       accountId: account.accountId,
       asset,
       flowType: FLOW_TYPES[flowType],
-      change: formatUnits(delta, precision),
-      total: formatUnits(balance.free + balance.locked, precision),
+      changeAtoms: delta,
+      totalAtoms: balance.free + balance.locked,
+      precision: this.asset(asset).precision,
       created: ctx.ts,
       seq: ctx.seq,
     });

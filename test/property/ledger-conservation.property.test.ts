@@ -1,11 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { formatUnits, parseSignedDecimal } from '../../src/core/decimal.js';
-import type { Command, FlowRow, OrderType, TimeInForce } from '../../src/core/types.js';
+import type { Command, FlowPosting, OrderType, TimeInForce } from '../../src/core/types.js';
 import type { ExchangeCore } from '../../src/exchange/exchange-core.js';
 import { WITHDRAWAL_AUDITING } from '../../src/exchange/funds-commands.js';
 import { restoreCore, serializeCore, stateHash } from '../../src/exchange/snapshot.js';
 import { createCoreHarness, replay, type CoreHarness } from '../support/core-harness.js';
+import { flowRowOf } from '../../src/ledger/flow-posting.js';
 
 const ASSETS = ['BTC', 'ETH', 'USDT'] as const;
 /** Generation ranges per symbol: mid price in ticks, largest order in lots, MARKET BUY amount in units of tickSize's decimals. */
@@ -179,8 +180,8 @@ function atomsOf(text: string): bigint {
 }
 
 /** Adds flow rows to the running sums; each row's total must be the sum right after it. */
-function accumulate(sums: Map<string, bigint>, flows: FlowRow[]): void {
-  for (const flow of flows) {
+function accumulate(sums: Map<string, bigint>, postings: FlowPosting[]): void {
+  for (const flow of postings.map(flowRowOf)) {
     const k = key(flow.accountId, flow.asset);
     const next = (sums.get(k) ?? 0n) + atomsOf(flow.change);
     sums.set(k, next);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { formatUnits } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import type { BalanceEvent, CoreEvent, OrderEvent } from '../../core/types.js';
 import type { ApiKeyRecord } from '../../exchange/catalogue-module.js';
@@ -416,7 +417,7 @@ export function outboundAccountInfo(event: BalanceEvent, canTrade: boolean, canW
     T: canTrade,
     W: canWithdraw,
     D: true,
-    B: event.balances.map((b) => ({ a: b.asset, f: b.free, l: b.locked })),
+    B: event.balances.map((b) => ({ a: b.asset, f: formatUnits(b.free, b.precision), l: formatUnits(b.locked, b.precision) })),
   };
 }
 

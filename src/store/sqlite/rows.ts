@@ -3,7 +3,8 @@
  * the same order) and the select list that reads it back under the row type's own field names.
  */
 
-import type { DepositRow, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
+import type { DepositRow, FlowPosting, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
+import { flowRowOf } from '../../ledger/flow-posting.js';
 
 export type SqlValue = string | number;
 
@@ -103,7 +104,9 @@ export const FLOW_INSERT_COLUMNS = [
   'seq',
 ] as const;
 
-export function flowValues(f: FlowRow): SqlValue[] {
+/** The ledger derives flows in atoms; the text the API answers is made here, at the write. */
+export function flowValues(posting: FlowPosting): SqlValue[] {
+  const f = flowRowOf(posting);
   return [f.flowId, f.accountId, f.asset, f.flowType, f.change, f.total, f.created, f.seq];
 }
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { FLOW_TYPES } from '../../../src/core/types.js';
 import { createCoreHarness } from '../../support/core-harness.js';
+import { flowRowOf } from '../../../src/ledger/flow-posting.js';
 
 describe('deposits', () => {
   it('when credited, then a DEPOSIT row and a deposit record are written and the total grows', () => {
@@ -8,7 +9,7 @@ describe('deposits', () => {
     const accountId = h.addUser();
     const ts = h.now;
     expect(h.ok({ type: 'deposit', accountId, asset: 'BTC', amount: '1.23456789', txId: 'abc' })).toEqual({ depositId: 1 });
-    expect(h.lastRows.flows.map(({ flowId: _id, ...rest }) => rest)).toEqual([
+    expect(h.lastRows.flows.map(flowRowOf).map(({ flowId: _id, ...rest }) => rest)).toEqual([
       { accountId, asset: 'BTC', flowType: FLOW_TYPES.DEPOSIT, change: '1.23456789', total: '1.23456789', created: ts, seq: h.core.lastSeq },
     ]);
     expect(h.lastRows.deposits).toEqual([{ depositId: 1, accountId, asset: 'BTC', amount: '1.23456789', txId: 'abc', time: ts }]);

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { FLOW_TYPES } from '../../../src/core/types.js';
 import { createCoreHarness, limit } from '../../support/core-harness.js';
+import { flowRowOf } from '../../../src/ledger/flow-posting.js';
 
 const { TRADE, FEE } = FLOW_TYPES;
 
@@ -21,7 +22,7 @@ describe('fees (docs/spot-api.md "Locks, fees and rounding") and fill postings (
     // Buyer: 0.123457 × 0.002 = 0.000246914 BTC → 0.00024692. Seller: 3703.71123457 × 0.001 = 3.70371123457 USDT → 3.70371124.
     expect(result.fills).toEqual([{ price: '30000.01', qty: '0.123457', commission: '0.00024692', commissionAsset: 'BTC', tradeId: 1 }]);
     const row = { created: ts, seq: h.core.lastSeq };
-    expect(h.lastRows.flows.map(({ flowId: _id, ...rest }) => rest)).toEqual([
+    expect(h.lastRows.flows.map(flowRowOf).map(({ flowId: _id, ...rest }) => rest)).toEqual([
       { accountId: buyer, asset: 'BTC', flowType: TRADE, change: '0.123457', total: '0.123457', ...row },
       { accountId: buyer, asset: 'USDT', flowType: TRADE, change: '-3703.71123457', total: '6296.28876543', ...row },
       { accountId: buyer, asset: 'BTC', flowType: FEE, change: '-0.00024692', total: '0.12321008', ...row },
@@ -31,7 +32,7 @@ describe('fees (docs/spot-api.md "Locks, fees and rounding") and fill postings (
       { accountId: seller, asset: 'USDT', flowType: FEE, change: '-3.70371124', total: '3700.00752333', ...row },
       { accountId: fee, asset: 'USDT', flowType: FEE, change: '3.70371124', total: '3.70371124', ...row },
     ]);
-    const flowIds = h.lastRows.flows.map((f) => f.flowId);
+    const flowIds = h.lastRows.flows.map(flowRowOf).map((f) => f.flowId);
     expect(flowIds).toEqual(Array.from({ length: 8 }, (_, i) => flowIds[0] + i));
     expect(h.lastRows.trades).toEqual([
       {
@@ -110,7 +111,7 @@ describe('fees (docs/spot-api.md "Locks, fees and rounding") and fill postings (
     const buyer = h.funded({ USDT: '10000' }, { maker: '0', taker: '0' });
     h.place(limit(seller, 'BTCUSDT', 'SELL', '20000', '0.1'));
     h.place(limit(buyer, 'BTCUSDT', 'BUY', '20000', '0.1'));
-    expect(h.lastRows.flows.map((f) => [f.accountId, f.asset, f.flowType, f.change])).toEqual([
+    expect(h.lastRows.flows.map(flowRowOf).map((f) => [f.accountId, f.asset, f.flowType, f.change])).toEqual([
       [buyer, 'BTC', TRADE, '0.1'],
       [buyer, 'USDT', TRADE, '-2000'],
       [seller, 'BTC', TRADE, '-0.1'],

@@ -16,7 +16,7 @@ class CountingApplier implements Applier {
 
   apply(stamped: StampedCommand, rows: DerivedRows): number {
     if (stamped.command.type !== 'deposit') throw new Error(`unexpected ${stamped.command.type}`);
-    rows.flows.push({ flowId: stamped.seq, accountId: 1, asset: 'USDT', flowType: 4, change: '1', total: '1', created: stamped.ts, seq: stamped.seq });
+    rows.flows.push({ flowId: stamped.seq, accountId: 1, asset: 'USDT', flowType: 4, changeAtoms: 1n, totalAtoms: 1n, precision: 0, created: stamped.ts, seq: stamped.seq });
     return ++this.applied;
   }
 }

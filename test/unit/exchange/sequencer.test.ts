@@ -4,6 +4,7 @@ import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand }
 import { Sequencer, type Applier, type CommitInfo, type Outcome } from '../../../src/exchange/sequencer.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { codeOf } from '../../support/rejections.js';
+import { flowRowOf } from '../../../src/ledger/flow-posting.js';
 
 /** Counts accepted deposits, deriving one flow row each; a withdraw is always short of balance. */
 class CounterApplier implements Applier {
@@ -19,8 +20,9 @@ class CounterApplier implements Applier {
       accountId: command.accountId,
       asset: command.asset,
       flowType: 4,
-      change: command.amount,
-      total: String(this.count),
+      changeAtoms: BigInt(command.amount),
+      totalAtoms: BigInt(this.count),
+      precision: 0,
       created: stamped.ts,
       seq: stamped.seq,
     });
@@ -196,7 +198,7 @@ describe('Sequencer', () => {
       { seq: 1, ts: 1000, command: deposit('7') },
       { seq: 2, ts: 1000, command: deposit('8') },
     ]);
-    expect(info.rows.flows.map((f) => f.change)).toEqual(['7', '8']);
+    expect(info.rows.flows.map(flowRowOf).map((f) => f.change)).toEqual(['7', '8']);
     expect(info.results).toEqual([1, 2]);
     expect(info.commitMs).toBeGreaterThan(0);
   });

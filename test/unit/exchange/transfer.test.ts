@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { FLOW_TYPES, type TransferCommand } from '../../../src/core/types.js';
 import { stateHash } from '../../../src/exchange/snapshot.js';
 import { createCoreHarness, limit } from '../../support/core-harness.js';
+import { flowRowOf } from '../../../src/ledger/flow-posting.js';
 
 function setup() {
   const h = createCoreHarness();
@@ -19,12 +20,12 @@ describe('transfers between accounts', () => {
   it('when made, then both sides move with one row each of the given flow type', () => {
     const { h, main, sub } = setup();
     expect(h.ok(transfer(main, sub, '30.5'))).toEqual({ success: true });
-    expect(h.lastRows.flows.map((f) => [f.accountId, f.asset, f.flowType, f.change, f.total])).toEqual([
+    expect(h.lastRows.flows.map(flowRowOf).map((f) => [f.accountId, f.asset, f.flowType, f.change, f.total])).toEqual([
       [main, 'USDT', FLOW_TYPES.USER_ACCOUNT_TRANSFER, '-30.5', '69.5'],
       [sub, 'USDT', FLOW_TYPES.USER_ACCOUNT_TRANSFER, '30.5', '30.5'],
     ]);
     h.ok(transfer(sub, main, '0.5', { flowType: 'AIRDROP' }));
-    expect(h.lastRows.flows.map((f) => [f.flowType, f.change])).toEqual([
+    expect(h.lastRows.flows.map(flowRowOf).map((f) => [f.flowType, f.change])).toEqual([
       [FLOW_TYPES.AIRDROP, '-0.5'],
       [FLOW_TYPES.AIRDROP, '0.5'],
     ]);

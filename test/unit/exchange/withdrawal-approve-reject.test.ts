@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { FLOW_TYPES, type WithdrawCommand, type WithdrawalRow } from '../../../src/core/types.js';
 import { createCoreHarness } from '../../support/core-harness.js';
+import { flowRowOf } from '../../../src/ledger/flow-posting.js';
 
 function withdrawal(accountId: number, amount: string, overrides: Partial<WithdrawCommand> = {}): WithdrawCommand {
   return {
@@ -56,7 +57,7 @@ describe('withdrawals (docs/spot-api.md "Deposits and withdrawals")', () => {
     const row = h.ok<WithdrawalRow>({ type: 'settleWithdrawal', withdrawalId: 1, approve: true, txId: 'chain-tx', reason: '' });
     expect(row).toMatchObject({ withdrawalId: 1, status: 6, txId: 'chain-tx', updateTime: ts, amount: '50', fee: '1' });
     expect(h.lastRows.withdrawals).toEqual([row]);
-    expect(h.lastRows.flows.map((f) => [f.accountId, f.asset, f.flowType, f.change, f.total])).toEqual([
+    expect(h.lastRows.flows.map(flowRowOf).map((f) => [f.accountId, f.asset, f.flowType, f.change, f.total])).toEqual([
       [accountId, 'USDT', FLOW_TYPES.WITHDRAW, '-50', '50'],
       [accountId, 'USDT', FLOW_TYPES.WITHDRAWAL_FEE, '-1', '49'],
       [h.feeAccountId, 'USDT', FLOW_TYPES.WITHDRAWAL_FEE, '1', '1'],

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { BourseError } from '../../../src/core/errors.js';
 import { emptyDerivedRows } from '../../../src/core/types.js';
 import { Ledger, type PostingContext } from '../../../src/ledger/ledger.js';
+import { flowRowOf } from '../../../src/ledger/flow-posting.js';
 
 function ledgerWithBtc(): Ledger {
   const ledger = new Ledger();
@@ -53,7 +54,7 @@ describe('Ledger.post', () => {
     ledger.post(ctx, account, 'BTC', 150_000_000n, 'DEPOSIT');
     ledger.lock(ctx, account, 'BTC', 50_000_000n);
     ledger.post(ctx, account, 'BTC', -12_345_678n, 'TRANSFER');
-    expect(ctx.rows.flows).toEqual([
+    expect(ctx.rows.flows.map(flowRowOf)).toEqual([
       { flowId: 1, accountId: 2, asset: 'BTC', flowType: 4, change: '1.5', total: '1.5', created: 1_700_000_000_123, seq: 7 },
       { flowId: 2, accountId: 2, asset: 'BTC', flowType: 3, change: '-0.12345678', total: '1.37654322', created: 1_700_000_000_123, seq: 7 },
     ]);
@@ -70,7 +71,7 @@ describe('Ledger.post', () => {
     ledger.lock(ctx, account, 'BTC', 60n);
     ledger.post(ctx, account, 'BTC', -60n, 'WITHDRAW', true);
     expect(account.balances.get('BTC')).toEqual({ free: 40n, locked: 0n });
-    expect(ctx.rows.flows[1]).toMatchObject({ flowType: 33, change: '-0.0000006', total: '0.0000004' });
+    expect(flowRowOf(ctx.rows.flows[1])).toMatchObject({ flowType: 33, change: '-0.0000006', total: '0.0000004' });
   });
 
   it('when the change is zero, then no row is written and the account is not touched', () => {

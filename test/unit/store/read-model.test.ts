@@ -3,6 +3,7 @@ import {
   emptyDerivedRows,
   type DepositRow,
   type DerivedRows,
+  type FlowPosting,
   type FlowRow,
   type OrderRow,
   type OrderStatus,
@@ -49,8 +50,9 @@ function trade(tradeId: number, accountId: number, orderId: number, symbol: stri
   };
 }
 
-function flow(flowId: number, accountId: number, asset: string, flowType: number, created: number): FlowRow {
-  return { flowId, accountId, asset, flowType, change: `${flowId}.5`, total: `${flowId * 10}`, created, seq: 1 };
+/** Change `<flowId>.5`, total `<flowId × 10>`, in tenths. */
+function flow(flowId: number, accountId: number, asset: string, flowType: number, created: number): FlowPosting {
+  return { flowId, accountId, asset, flowType, changeAtoms: BigInt(flowId * 10 + 5), totalAtoms: BigInt(flowId * 100), precision: 1, created, seq: 1 };
 }
 
 function depositRow(depositId: number, accountId: number, asset: string, time: number): DepositRow {
@@ -247,7 +249,7 @@ describe('SqliteStore read models', () => {
     });
 
     it('when a flow is read back, then change and total are its exact strings', () => {
-      expect(store.listFlows({ accountId: 2, limit: 100 })).toEqual([flow(4, 2, 'BTC', 1, 4000)]);
+      expect(store.listFlows({ accountId: 2, limit: 100 })).toEqual([{ flowId: 4, accountId: 2, asset: 'BTC', flowType: 1, change: '4.5', total: '40', created: 4000, seq: 1 }]);
     });
   });
 

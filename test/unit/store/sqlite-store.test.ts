@@ -8,6 +8,7 @@ import {
   type Command,
   type DepositRow,
   type DerivedRows,
+  type FlowPosting,
   type FlowRow,
   type OrderRow,
   type StampedCommand,
@@ -15,6 +16,7 @@ import {
   type WithdrawalRow,
 } from '../../../src/core/types.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { parseSignedDecimal } from '../../../src/core/decimal.js';
 
 function deposit(amount: string): Command {
   return { type: 'deposit', accountId: 1, asset: 'USDT', amount, txId: `tx-${amount}` };
@@ -65,6 +67,11 @@ const flow: FlowRow = {
   created: 1_700_000_000_000,
   seq: 1,
 };
+/** The ledger's form of a flow written as text: atoms at 18 decimals, which the writer formats back. */
+function posting(row: FlowRow): FlowPosting {
+  const atoms = (text: string): bigint => parseSignedDecimal(text) ?? (() => { throw new Error(`not a decimal: ${text}`); })();
+  return { flowId: row.flowId, accountId: row.accountId, asset: row.asset, flowType: row.flowType, changeAtoms: atoms(row.change), totalAtoms: atoms(row.total), precision: 18, created: row.created, seq: row.seq };
+}
 const depositRow: DepositRow = {
   depositId: 7001,
   accountId: 1,
@@ -111,7 +118,7 @@ describe('SqliteStore journal and rows', () => {
   it('when a batch with every row kind is appended, then each row reads back as written', () => {
     store.appendBatch(
       [stamp(1, 1_700_000_000_000)],
-      rowsOf({ orders: [order], trades: [trade], flows: [flow], deposits: [depositRow], withdrawals: [withdrawal] }),
+      rowsOf({ orders: [order], trades: [trade], flows: [posting(flow)], deposits: [depositRow], withdrawals: [withdrawal] }),
     );
 
     expect(store.lastSeq()).toBe(1);
@@ -209,7 +216,7 @@ describe('SqliteStore journal and rows', () => {
 
     // The same (tradeId, accountId) twice violates the trades key: the whole transaction rolls back.
     expect(() =>
-      store.appendBatch([stamp(2, 20)], rowsOf({ orders: [order], flows: [flow], trades: [trade] })),
+      store.appendBatch([stamp(2, 20)], rowsOf({ orders: [order], flows: [posting(flow)], trades: [trade] })),
     ).toThrow(/UNIQUE/);
     expect(store.lastSeq()).toBe(1);
     expect([...store.readJournal(0)].map((s) => s.seq)).toEqual([1]);
@@ -220,7 +227,7 @@ describe('SqliteStore journal and rows', () => {
   });
 
   it('when a batch has no command, then rows alone are refused and an empty batch changes nothing', () => {
-    expect(() => store.appendBatch([], rowsOf({ flows: [flow] }))).toThrow('1 derived rows without a command');
+    expect(() => store.appendBatch([], rowsOf({ flows: [posting(flow)] }))).toThrow('1 derived rows without a command');
     store.appendBatch([], emptyDerivedRows());
 
     expect(store.lastSeq()).toBe(0);
@@ -231,7 +238,7 @@ describe('SqliteStore journal and rows', () => {
     const flows = Array.from({ length: 75 }, (_, i): FlowRow => ({ ...flow, flowId: i + 1, change: `${i + 1}` }));
     store.appendBatch(
       Array.from({ length: 70 }, (_, i) => stamp(i + 1, 10)),
-      rowsOf({ flows }),
+      rowsOf({ flows: flows.map(posting) }),
     );
 
     expect(store.lastSeq()).toBe(70);
@@ -252,7 +259,7 @@ describe('SqliteStore journal and rows', () => {
       { ...flow, flowId: 8, accountId: 3, asset: 'ETH', change: '-1.25' },
       { ...flow, flowId: 9, accountId: 3, asset: 'ETH', change: '1.25' },
     ];
-    store.appendBatch([stamp(1, 10)], rowsOf({ flows }));
+    store.appendBatch([stamp(1, 10)], rowsOf({ flows: flows.map(posting) }));
 
     expect(store.flowSums()).toEqual([
       { accountId: 1, asset: 'BTC', sum: '12345678901234567891.123456789012345677' },
@@ -287,7 +294,7 @@ describe('SqliteStore on a file', () => {
   it('when the store is closed and reopened, then journal, rows and snapshots are still there', () => {
     const path = join(dir, 'bourse.db');
     const first = openSqliteStore({ path, synchronous: 'FULL' });
-    first.appendBatch([stamp(1, 1000), stamp(2, 1001)], rowsOf({ orders: [order], flows: [flow] }));
+    first.appendBatch([stamp(1, 1000), stamp(2, 1001)], rowsOf({ orders: [order], flows: [posting(flow)] }));
     first.saveSnapshot({ seq: 2, hash: 'abc', state: '{"balances":[]}' });
     first.close();
 

@@ -13,6 +13,7 @@ import { MarketData } from '../../../../src/market/market-data.js';
 import { createCoreHarness, limit, T0 } from '../../../support/core-harness.js';
 import { WsProbe } from '../../../support/ws-client.js';
 import { MarketProbe } from '../../../support/ws-market-client.js';
+import { balanceAtoms } from '../../../support/balance-atoms.js';
 
 /**
  * A reader whose send buffer passes its bound (docs/websocket.md, W1 and W2) is cut off by a check that
@@ -96,7 +97,7 @@ describe('slow readers', () => {
       seq: 1,
       time: T0,
       accountId: ACCOUNT,
-      balances: Array.from({ length: BIG_BALANCE_ASSETS }, (_, i) => ({ asset: `A${i}`, free: '123456789.12345678', locked: '0' })),
+      balances: Array.from({ length: BIG_BALANCE_ASSETS }, (_, i) => (balanceAtoms(`A${i}`, '123456789.12345678', '0'))),
     };
     return {
       streams,

@@ -8,6 +8,7 @@ import { createUserStreams, type UserStreamLimits, type UserStreams } from '../.
 import { emptyDerivedRows, PERMISSIONS, type BalanceEvent, type Command, type CoreEvent, type OrderEvent, type OrderRow } from '../../../../src/core/types.js';
 import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js';
 import { refusedHandshake, WsProbe } from '../../../support/ws-client.js';
+import { balanceAtoms } from '../../../support/balance-atoms.js';
 
 const T0 = 1_700_000_000_000;
 const ALICE = 1001;
@@ -59,15 +60,15 @@ const takerFill: OrderEvent = {
   order: order({ executedQty: '0.004', cummulativeQuoteQty: '120', status: 'PARTIALLY_FILLED', updateTime: TIME }),
   fill: { tradeId: 9001, price: '30000', qty: '0.004', commission: '0.000004', commissionAsset: 'BTC', isMaker: false, matchOrderId: 51990 },
 };
-const bobBalance: BalanceEvent = { kind: 'balance', seq: SEQ, time: TIME, accountId: BOB, balances: [{ asset: 'USDT', free: '119.88', locked: '0' }] };
+const bobBalance: BalanceEvent = { kind: 'balance', seq: SEQ, time: TIME, accountId: BOB, balances: [balanceAtoms('USDT', '119.88', '0')] };
 const aliceBalance: BalanceEvent = {
   kind: 'balance',
   seq: SEQ,
   time: TIME,
   accountId: ALICE,
   balances: [
-    { asset: 'BTC', free: '1.003996', locked: '0' },
-    { asset: 'USDT', free: '700', locked: '180' },
+    balanceAtoms('BTC', '1.003996', '0'),
+    balanceAtoms('USDT', '700', '180'),
   ],
 };
 
@@ -288,7 +289,7 @@ describe('W1 user data stream', () => {
       const r = await rig();
       const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
       const canceled: OrderEvent = { ...accepted, seq: SEQ + 1, time: TIME + 1, order: order({ status: 'CANCELED', updateTime: TIME + 1 }) };
-      const unlocked: BalanceEvent = { kind: 'balance', seq: SEQ + 1, time: TIME + 1, accountId: ALICE, balances: [{ asset: 'USDT', free: '1000', locked: '0' }] };
+      const unlocked: BalanceEvent = { kind: 'balance', seq: SEQ + 1, time: TIME + 1, accountId: ALICE, balances: [balanceAtoms('USDT', '1000', '0')] };
       r.commit([accepted, aliceBalance, canceled, unlocked]);
       expect(await alice.next()).toEqual([acceptedReport, aliceAccountInfo]);
       expect(await alice.next()).toEqual([
@@ -437,7 +438,7 @@ describe('W1 user data stream', () => {
       const head = await new Promise<string>((resolve) => reader.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))));
       expect(head.startsWith('HTTP/1.1 101')).toBe(true);
       reader.pause();
-      const big: BalanceEvent = { ...aliceBalance, balances: Array.from({ length: 500 }, (_, i) => ({ asset: `A${i}`, free: '123456789.12345678', locked: '0' })) };
+      const big: BalanceEvent = { ...aliceBalance, balances: Array.from({ length: 500 }, (_, i) => (balanceAtoms(`A${i}`, '123456789.12345678', '0'))) };
       for (let i = 0; i < 2000 && r.warnings.length === 0; i++) r.commit([{ ...big, seq: i }]);
       expect(r.warnings).toEqual(['user stream reader too slow; cut off']);
       const ended = new Promise<void>((resolve) => reader.once('close', () => resolve()));
