@@ -64,6 +64,17 @@ export const BENCHMARKS = [
     ],
   },
   {
+    name: 'ws',
+    what: 'market streams: subscribers to depth, diffDepth and trade of one symbol while signed orders flow, against none',
+    knobs: [
+      { name: 'BENCH_WS_SUBSCRIBERS', fallback: '1000', meaning: 'subscribing sockets, each on the three topics', quick: '200' },
+      { name: 'BENCH_WS_SECONDS', fallback: '10', meaning: 'seconds measured per target (≥ 5)', quick: '5' },
+      { name: 'BENCH_WS_CONNECTIONS', fallback: '32', meaning: 'autocannon connections', quick: '8' },
+      { name: 'BENCH_WS_CLIENTS', fallback: '2', meaning: 'subscriber child processes the sockets are spread over' },
+      { name: 'BENCH_WS_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+    ],
+  },
+  {
     name: 'web',
     what: 'first paint of the trading page / in Chromium beside a static page, and its gzipped JS beside the 250 KB budget',
     knobs: [{ name: 'BENCH_WEB_RUNS', fallback: '15', meaning: 'measured visits of each page', quick: '3' }],

@@ -5,7 +5,7 @@ import type { Bar } from '../../market/kline-series.js';
 import type { MarketData } from '../../market/market-data.js';
 import { DepthBaseline, wholeBook } from './depth-diff.js';
 import type { MarketErrorName } from './market-errors.js';
-import { frameHead, frameText } from './market-frames.js';
+import { FramePublish, MarketFrame, frameHead, frameText } from './market-frames.js';
 import { bookTickerItem, depthItem, diffDepthItem, klineItem, realtimesItem, tradeItem, tradeItemOfBuyerRow, type RealtimesItem } from './market-items.js';
 import type { SubscriptionRequest } from './market-request.js';
 import { SubscriptionIndex, type FrameSink, type SocketSubscriptions, type Subscription } from './market-subscriptions.js';
@@ -34,10 +34,24 @@ function realtimesKey(item: RealtimesItem): string {
   return `${item.c}:${item.h}:${item.l}:${item.o}:${item.v}:${item.qv}:${item.m}`;
 }
 
+/** Hands a frame to a subscription's socket: the shared frame where the sink takes one, else its text. */
+function sendFrame(subscription: Subscription, frame: MarketFrame): void {
+  const sink = subscription.sink;
+  if (sink.sendFrame !== undefined) sink.sendFrame(frame, subscription.binary);
+  else sink.send(frame.text, subscription.binary);
+}
+
+/** Sends a subscription its frame of `publish`, the one every subscription with the same head shares. */
+function send(subscription: Subscription, publish: FramePublish): void {
+  sendFrame(subscription, publish.frameFor(subscription.head));
+}
+
 /**
  * Market stream subscriptions and what they are sent (docs/websocket.md "Market stream"): a snapshot (`"f":true`) on
  * subscribing; trades as committed; depth, diffDepth, bookTicker, kline and realtimes by the
  * `flush*` methods, which the owner calls once per throttle period and which send only changes.
+ * A publish (one `data` to every subscription it concerns) carries one `sendTime` and builds each
+ * distinct frame once (`FramePublish`): subscriptions with equal heads are handed the same bytes.
  */
 export class MarketFanout {
   private readonly index = new SubscriptionIndex();
@@ -96,9 +110,10 @@ export class MarketFanout {
       if (list === undefined) bySymbol.set(row.symbol, [row]);
       else list.push(row);
     }
+    const now = this.clock();
     for (const [symbol, trades] of bySymbol) {
-      const dataJson = JSON.stringify(trades.map(tradeItemOfBuyerRow));
-      for (const subscription of subscribed.get(symbol) ?? []) this.send(subscription, dataJson, false);
+      const publish = new FramePublish(JSON.stringify(trades.map(tradeItemOfBuyerRow)), false, now);
+      for (const subscription of subscribed.get(symbol) ?? []) send(subscription, publish);
     }
   }
 
@@ -108,12 +123,12 @@ export class MarketFanout {
     for (const [symbol, subscriptions] of this.index.of('bookTicker')) {
       const state = this.stateOf(symbol);
       const key = bestKey(state);
-      let dataJson: string | undefined;
+      let publish: FramePublish | undefined;
       for (const subscription of subscriptions) {
         if (subscription.lastSent === key) continue;
-        dataJson ??= JSON.stringify([bookTickerItem(state, now)]);
+        publish ??= new FramePublish(JSON.stringify([bookTickerItem(state, now)]), false, now);
         subscription.lastSent = key;
-        this.send(subscription, dataJson, false);
+        send(subscription, publish);
       }
     }
   }
@@ -124,16 +139,16 @@ export class MarketFanout {
     for (const [symbol, subscriptions] of this.index.of('depth')) {
       const state = this.stateOf(symbol);
       const version = String(state.book.version);
-      const byLimit = new Map<number, string>();
+      const byLimit = new Map<number, FramePublish>();
       for (const subscription of subscriptions) {
         if (subscription.lastSent === version) continue;
-        let dataJson = byLimit.get(subscription.limit);
-        if (dataJson === undefined) {
-          dataJson = JSON.stringify([depthItem(state, subscription.limit, now)]);
-          byLimit.set(subscription.limit, dataJson);
+        let publish = byLimit.get(subscription.limit);
+        if (publish === undefined) {
+          publish = new FramePublish(JSON.stringify([depthItem(state, subscription.limit, now)]), false, now);
+          byLimit.set(subscription.limit, publish);
         }
         subscription.lastSent = version;
-        this.send(subscription, dataJson, false);
+        send(subscription, publish);
       }
     }
     for (const [symbol, subscriptions] of this.index.of('diffDepth')) {
@@ -143,12 +158,12 @@ export class MarketFanout {
       const changes = baseline.advance();
       if (changes.bids.length === 0 && changes.asks.length === 0) continue;
       const version = String(state.book.version);
-      const dataJson = JSON.stringify([diffDepthItem(state, changes.bids, changes.asks, now)]);
+      const publish = new FramePublish(JSON.stringify([diffDepthItem(state, changes.bids, changes.asks, now)]), false, now);
       for (const subscription of subscriptions) {
         // A snapshot taken since the last frame already shows this version.
         if (subscription.lastSent === version) continue;
         subscription.lastSent = version;
-        this.send(subscription, dataJson, false);
+        send(subscription, publish);
       }
     }
   }
@@ -159,28 +174,32 @@ export class MarketFanout {
     const market = this.source.market;
     for (const [symbol, subscriptions] of this.index.of('kline')) {
       const state = this.stateOf(symbol);
-      const byInterval = new Map<KlineInterval, { key: string; dataJson: string } | undefined>();
+      const byInterval = new Map<KlineInterval, { key: string; publish: FramePublish } | undefined>();
       for (const subscription of subscriptions) {
         if (subscription.topic.kind !== 'kline') continue;
         const interval = subscription.topic.interval;
         if (!byInterval.has(interval)) {
           const bar = market.klines(symbol, interval, 1, undefined, now)[0];
-          byInterval.set(interval, bar === undefined ? undefined : { key: barKey(bar), dataJson: JSON.stringify([klineItem(bar, state)]) });
+          byInterval.set(
+            interval,
+            bar === undefined ? undefined : { key: barKey(bar), publish: new FramePublish(JSON.stringify([klineItem(bar, state)]), false, now) },
+          );
         }
         const current = byInterval.get(interval);
         if (current === undefined || subscription.lastSent === current.key) continue;
         subscription.lastSent = current.key;
-        this.send(subscription, current.dataJson, false);
+        send(subscription, current.publish);
       }
     }
     for (const [symbol, subscriptions] of this.index.of('realtimes')) {
       const item = realtimesItem(market, this.stateOf(symbol), now);
       const key = realtimesKey(item);
-      const dataJson = JSON.stringify([item]);
+      let publish: FramePublish | undefined;
       for (const subscription of subscriptions) {
         if (subscription.lastSent === key) continue;
+        publish ??= new FramePublish(JSON.stringify([item]), false, now);
         subscription.lastSent = key;
-        this.send(subscription, dataJson, false);
+        send(subscription, publish);
       }
     }
   }
@@ -231,11 +250,7 @@ export class MarketFanout {
         data = [bookTickerItem(state, now)];
         break;
     }
-    this.send(subscription, JSON.stringify(data), true);
-  }
-
-  private send(subscription: Subscription, dataJson: string, first: boolean): void {
-    subscription.sink.send(frameText(subscription.head, dataJson, first, this.clock()), subscription.binary);
+    sendFrame(subscription, new MarketFrame(frameText(subscription.head, JSON.stringify(data), true, now)));
   }
 
   private forget(subscription: Subscription): void {

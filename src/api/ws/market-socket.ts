@@ -48,6 +48,11 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClo
       if (!ctx.backlog.admits(ws)) return;
       ws.send(binary ? gzipSync(text) : text);
     },
+    // The same Buffer goes to every socket of a publish: `ws` frames it without copying or encoding.
+    sendFrame(frame, binary) {
+      if (!ctx.backlog.admits(ws)) return;
+      ws.send(binary ? frame.gzip() : frame.bytes(), { binary });
+    },
   };
   ctx.backlog.watch(ws);
   const idle = setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs);

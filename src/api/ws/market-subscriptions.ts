@@ -1,4 +1,5 @@
 import type { SymbolState } from '../../exchange/spot-module.js';
+import type { MarketFrame } from './market-frames.js';
 import type { Topic, TopicKind } from './market-topics.js';
 
 /** (symbol, topic) pairs one socket may hold (docs/websocket.md "Market stream"). */
@@ -8,6 +9,11 @@ export const MAX_PAIRS_PER_SOCKET = 200;
 export interface FrameSink {
   /** `binary`: gzip the text into a binary frame. */
   send(text: string, binary: boolean): void;
+  /**
+   * A market frame that other sockets may be sent too: its bytes (or gzip) are made once for all of
+   * them, so a sink that has this sends them as they are. Without it, the sink is sent `frame.text`.
+   */
+  sendFrame?(frame: MarketFrame, binary: boolean): void;
 }
 
 export interface Subscription {
