@@ -30,9 +30,57 @@ export function isOpenStatus(status: OrderStatus): boolean {
   return status === 'NEW' || status === 'PARTIALLY_FILLED';
 }
 
+/** Entries a text cache holds before it starts afresh: a bound on memory, far above a book's working set. */
+const TEXT_CACHE_LIMIT = 4096;
+
+/**
+ * Decimal texts of one symbol's prices (by tick count) and base quantities (by lot count). The
+ * same few hundred values recur on every order, trade and event row; formatting each once keeps
+ * bigint arithmetic and string building off the matching path.
+ */
+class AmountTexts {
+  private readonly prices = new Map<number, string>();
+  private readonly quantities = new Map<number, string>();
+
+  constructor(private readonly spec: SymbolSpec) {}
+
+  price(ticks: number): string {
+    let text = this.prices.get(ticks);
+    if (text === undefined) {
+      if (this.prices.size >= TEXT_CACHE_LIMIT) this.prices.clear();
+      text = formatUnits(BigInt(ticks) * this.spec.tickSizeAtto, 18);
+      this.prices.set(ticks, text);
+    }
+    return text;
+  }
+
+  quantity(lots: number): string {
+    let text = this.quantities.get(lots);
+    if (text === undefined) {
+      if (this.quantities.size >= TEXT_CACHE_LIMIT) this.quantities.clear();
+      text = formatUnits(BigInt(lots) * this.spec.baseAtomsPerLot, this.spec.basePrecision);
+      this.quantities.set(lots, text);
+    }
+    return text;
+  }
+}
+
+const textsBySpec = new WeakMap<SymbolSpec, AmountTexts>();
+
+/** The symbol's cached amount texts (a spec's tick and lot sizes never change). */
+export function amountTexts(spec: SymbolSpec): AmountTexts {
+  let texts = textsBySpec.get(spec);
+  if (texts === undefined) {
+    texts = new AmountTexts(spec);
+    textsBySpec.set(spec, texts);
+  }
+  return texts;
+}
+
 /** The order's record in its current state, as the store keeps it. */
 export function toOrderRow(order: LiveOrder, spec: SymbolSpec): OrderRow {
   const isMarketBuy = order.type === 'MARKET' && order.side === 'BUY';
+  const texts = amountTexts(spec);
   return {
     orderId: order.orderId,
     accountId: order.accountId,
@@ -41,11 +89,9 @@ export function toOrderRow(order: LiveOrder, spec: SymbolSpec): OrderRow {
     side: order.side,
     type: order.type,
     timeInForce: order.timeInForce,
-    price: formatUnits(BigInt(order.priceTicks) * spec.tickSizeAtto, 18),
-    origQty: isMarketBuy
-      ? formatUnits(order.quoteAmountAtoms, spec.quotePrecision)
-      : formatUnits(BigInt(order.origLots) * spec.baseAtomsPerLot, spec.basePrecision),
-    executedQty: formatUnits(BigInt(order.executedLots) * spec.baseAtomsPerLot, spec.basePrecision),
+    price: texts.price(order.priceTicks),
+    origQty: isMarketBuy ? formatUnits(order.quoteAmountAtoms, spec.quotePrecision) : texts.quantity(order.origLots),
+    executedQty: texts.quantity(order.executedLots),
     cummulativeQuoteQty: formatUnits(order.cumQuoteAtoms, spec.quotePrecision),
     status: order.status,
     time: order.time,

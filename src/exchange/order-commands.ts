@@ -7,7 +7,7 @@ import type { Account } from '../ledger/account.js';
 import type { PostingContext } from '../ledger/ledger.js';
 import type { ExchangeCore } from './exchange-core.js';
 import type { SymbolState } from './spot-module.js';
-import { toOrderRow, type LiveOrder } from './live-order.js';
+import { amountTexts, toOrderRow, type LiveOrder } from './live-order.js';
 
 /** A trade made while the new order was taking (A11 `fills`). */
 export interface FillView {
@@ -241,8 +241,9 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
   if (!ctx.recordRows) return undefined;
   const makerRow = toOrderRow(maker, spec);
   ctx.rows.orders.push(makerRow);
-  const price = formatUnits(BigInt(fill.priceTicks) * spec.tickSizeAtto, 18);
-  const qty = formatUnits(baseAtoms, spec.basePrecision);
+  const texts = amountTexts(spec);
+  const price = texts.price(fill.priceTicks);
+  const qty = texts.quantity(fill.lots);
   const quoteQty = formatUnits(quoteAtoms, spec.quotePrecision);
   const buyerFeeText = formatUnits(buyerFee, spec.basePrecision);
   const sellerFeeText = formatUnits(sellerFee, spec.quotePrecision);
