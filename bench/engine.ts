@@ -374,18 +374,20 @@ interface Target {
 function targets(results: ScenarioResult[]): Target[] {
   const byLabel = new Map(results.map((r) => [r.stream.spec.label, r]));
   const out: Target[] = [];
+  // The hot-path issue's targets: engine + ledger against the book library in the same run.
   for (const [label, minimum] of [
-    ['mix @1k', 1_000_000],
-    ['mix @100k', 500_000],
+    ['mix @1k', 1.5],
+    ['mix @100k', 5],
   ] as const) {
     const r = byLabel.get(label);
     if (r === undefined) continue;
+    const ledgerRatio = r.ledger.commandsPerSecond / r.reference.commandsPerSecond;
     out.push({
-      label: `engine+ledger ${label} ≥ ${formatRate(minimum)}`,
-      met: r.ledger.commandsPerSecond >= minimum,
-      figure: formatRate(r.ledger.commandsPerSecond),
+      label: `engine+ledger ${label} ≥ ${minimum}× nodejs-order-book`,
+      met: ledgerRatio >= minimum,
+      figure: `${ledgerRatio.toFixed(2)}× (${formatRate(r.ledger.commandsPerSecond)})`,
     });
-    out.push({ label: `engine+ledger ${label} p99 ≤ 5µs`, met: r.ledger.latency.p99Ns <= 5_000, figure: formatNs(r.ledger.latency.p99Ns) });
+    out.push({ label: `engine+ledger ${label} p99 ≤ 10µs`, met: r.ledger.latency.p99Ns <= 10_000, figure: formatNs(r.ledger.latency.p99Ns) });
     const ratio = r.engine.commandsPerSecond / r.reference.commandsPerSecond;
     out.push({ label: `engine ${label} ≥ 5× nodejs-order-book`, met: ratio >= 5, figure: `${ratio.toFixed(1)}×` });
     const { minDepth, maxDepth } = r.stream.stats;
