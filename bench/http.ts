@@ -44,10 +44,11 @@ const UNLIMITED_TRADING_CONFIG = {
 const HELLO_ENTRY = new URL('./http-hello-server.ts', import.meta.url);
 export const BOURSE_ENTRY = new URL('./http-bourse-server.ts', import.meta.url);
 
-const TARGET_ORDERS_PER_SECOND = 15_000;
+// The hot-path issue's targets, as shares of hello world measured in the same run (machines differ
+// up to 4× in absolute rates).
 const TARGET_ORDERS_P99_MS = 20;
-const TARGET_ORDERS_SHARE_OF_HELLO = 0.4;
-const TARGET_DEPTH_PER_SECOND = 30_000;
+const TARGET_ORDERS_SHARE_OF_HELLO = 0.35;
+const TARGET_DEPTH_SHARE_OF_HELLO = 0.75;
 
 interface Settings {
   seconds: number;
@@ -314,12 +315,12 @@ function resultRow(run: HttpRunResult, hello: HttpRunResult): string {
 
 function targetLines(hello: HttpRunResult, { coreThread, orders, depth }: CoreThreadResult): string[] {
   const share = orders.okPerSecond / hello.okPerSecond;
+  const depthShare = depth.okPerSecond / hello.okPerSecond;
   const targets: [boolean, string][] = [
-    [orders.okPerSecond >= TARGET_ORDERS_PER_SECOND, `signed orders ≥ ${formatCount(TARGET_ORDERS_PER_SECOND)}/s: ${formatCount(orders.okPerSecond)}/s`],
     [orders.p99Ms <= TARGET_ORDERS_P99_MS, `signed orders p99 ≤ ${TARGET_ORDERS_P99_MS} ms: ${orders.p99Ms} ms`],
     [share >= TARGET_ORDERS_SHARE_OF_HELLO, `signed orders ≥ ${100 * TARGET_ORDERS_SHARE_OF_HELLO}% of hello world: ${(100 * share).toFixed(1)}%`],
     [orders.non200 === 0 && orders.errors === 0, `signed orders all answered 200: ${formatCount(orders.non200)} non-200, ${formatCount(orders.errors)} errors`],
-    [depth.okPerSecond >= TARGET_DEPTH_PER_SECOND, `depth ≥ ${formatCount(TARGET_DEPTH_PER_SECOND)}/s: ${formatCount(depth.okPerSecond)}/s`],
+    [depthShare >= TARGET_DEPTH_SHARE_OF_HELLO, `depth ≥ ${100 * TARGET_DEPTH_SHARE_OF_HELLO}% of hello world: ${(100 * depthShare).toFixed(1)}%`],
   ];
   return targets.map(([met, text]) => `${met ? 'met   ' : 'MISSED'} ${coreThread}: ${text}`);
 }

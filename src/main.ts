@@ -172,7 +172,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    logger.info({ url }, 'Bourse is serving');
+    logger.info({ url, tradingPage: `${url}/`, console: `${url}/console`, reference: `${url}/docs` }, 'Bourse is serving');
 
     let marketMaker: DemoMarketMaker | undefined;
     if (config.demo && config.demoMarketMaker) {
