@@ -193,23 +193,16 @@ describe('story: the operator console at /console in Chromium', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Assets' }).getByRole('row', { name: /^SOL/ }).innerText()).toContain('0.01');
 
     const form = page.getByRole('form', { name: 'Add a symbol' });
-    await form.getByLabel('Symbol').fill('SOLUSDT');
-    await form.getByLabel('Base asset').fill('SOL');
-    await form.getByLabel('Quote asset').fill('USDT');
-    await form.getByLabel('Tick size').fill('0.01');
-    await form.getByLabel('Step size').fill('0.001');
-    await form.getByLabel('Min notional').fill('1');
-    await page.getByRole('button', { name: 'Add symbol' }).click();
+    const addSolUsdt = async (): Promise<void> => {
+      const fields = { Symbol: 'SOLUSDT', 'Base asset': 'SOL', 'Quote asset': 'USDT', 'Tick size': '0.01', 'Step size': '0.001', 'Min notional': '1' };
+      for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);
+      await page.getByRole('button', { name: 'Add symbol' }).click();
+    };
+    await addSolUsdt();
     await status('Listed SOLUSDT (TRADING).').waitFor();
     await page.getByRole('button', { name: 'Halt SOLUSDT' }).waitFor();
     // Listing it twice is refused with the server's message.
-    await form.getByLabel('Symbol').fill('SOLUSDT');
-    await form.getByLabel('Base asset').fill('SOL');
-    await form.getByLabel('Quote asset').fill('USDT');
-    await form.getByLabel('Tick size').fill('0.01');
-    await form.getByLabel('Step size').fill('0.001');
-    await form.getByLabel('Min notional').fill('1');
-    await page.getByRole('button', { name: 'Add symbol' }).click();
+    await addSolUsdt();
     await expect.poll(() => form.locator('xpath=..').getByRole('alert').innerText()).toMatch(/code -\d+/);
   });
 

@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { isoTime, seg, type AdminApi, type AssetRow, type UserRow, type WithdrawalRow } from './api.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, Select, Table, filled, useAction, useLoad } from './ui.js';
+import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, Select, Table, filled, useAction, useFields, useLoad } from './ui.js';
 
 export function FundsSection({ api }: { api: AdminApi }): JSX.Element {
   return (
@@ -16,50 +16,42 @@ export function FundsSection({ api }: { api: AdminApi }): JSX.Element {
 function CreditDeposit({ api }: { api: AdminApi }): JSX.Element {
   const users = useLoad(() => api.get<UserRow[]>('/users'), [api]);
   const assets = useLoad(() => api.get<AssetRow[]>('/assets'), [api]);
-  const [form, setForm] = useState({ accountId: '', asset: '', amount: '', txId: '' });
-  const action = useAction();
-  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  const { form, set, setForm } = useFields({ accountId: '', asset: '', amount: '', txId: '' });
   return (
-    <Panel title="Credit a deposit">
-      <p class="muted">A simulated chain or bank arrival: the amount is added to the account's free balance.</p>
-      <datalist id="console-accounts">
-        {(users.data ?? []).flatMap((u) =>
-          u.accounts.map((a) => (
-            <option key={a.accountId} value={a.accountId}>
-              {`${u.email === '' ? `user ${u.userId}` : u.email}${a.accountIndex === 0 ? '' : ` · ${a.name}`}`}
-            </option>
-          )),
-        )}
-      </datalist>
-      <datalist id="console-deposit-assets">
-        {(assets.data ?? []).map((a) => (
-          <option key={a.asset} value={a.asset} />
-        ))}
-      </datalist>
-      <Form
-        label="Credit a deposit"
-        onSubmit={() =>
-          void action.run(async () => {
-            const answer = await api.call<{ depositId: string }>('POST', '/deposits', filled(form));
-            const done = `Deposit ${answer.depositId}: ${form.amount} ${form.asset} credited to account ${form.accountId}.`;
-            setForm((f) => ({ ...f, amount: '', txId: '' }));
-            return done;
-          })
-        }
-      >
-        <Field label="Account ID" value={form.accountId} onInput={set('accountId')} list="console-accounts" placeholder="12" required hint="A user's account (Users & keys lists them)." />
-        <Field label="Asset" value={form.asset} onInput={set('asset')} list="console-deposit-assets" placeholder="USDT" required />
-        <Field label="Amount" value={form.amount} onInput={set('amount')} placeholder="1000" required />
-        <Field label="Transaction id" value={form.txId} onInput={set('txId')} placeholder="default: a random id" />
-        <div class="buttons">
-          <button type="submit" class="primary" disabled={action.busy}>
-            Credit deposit
-          </button>
-        </div>
-      </Form>
-      <ErrorLine error={action.error} />
-      <DoneLine done={action.done} />
-    </Panel>
+    <ActionForm
+      title="Credit a deposit"
+      submit="Credit deposit"
+      before={
+        <>
+          <p class="muted">A simulated chain or bank arrival: the amount is added to the account's free balance.</p>
+          <datalist id="console-accounts">
+            {(users.data ?? []).flatMap((u) =>
+              u.accounts.map((a) => (
+                <option key={a.accountId} value={a.accountId}>
+                  {`${u.email === '' ? `user ${u.userId}` : u.email}${a.accountIndex === 0 ? '' : ` · ${a.name}`}`}
+                </option>
+              )),
+            )}
+          </datalist>
+          <datalist id="console-deposit-assets">
+            {(assets.data ?? []).map((a) => (
+              <option key={a.asset} value={a.asset} />
+            ))}
+          </datalist>
+        </>
+      }
+      onSubmit={async () => {
+        const answer = await api.call<{ depositId: string }>('POST', '/deposits', filled(form));
+        const done = `Deposit ${answer.depositId}: ${form.amount} ${form.asset} credited to account ${form.accountId}.`;
+        setForm((f) => ({ ...f, amount: '', txId: '' }));
+        return done;
+      }}
+    >
+      <Field label="Account ID" value={form.accountId} onInput={set('accountId')} list="console-accounts" placeholder="12" required hint="A user's account (Users & keys lists them)." />
+      <Field label="Asset" value={form.asset} onInput={set('asset')} list="console-deposit-assets" placeholder="USDT" required />
+      <Field label="Amount" value={form.amount} onInput={set('amount')} placeholder="1000" required />
+      <Field label="Transaction id" value={form.txId} onInput={set('txId')} placeholder="default: a random id" />
+    </ActionForm>
   );
 }
 

@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { seg, type AdminApi, type AssetRow, type Json, type SymbolRow } from './api.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, Select, Table, filled, splitList, useAction, useLoad } from './ui.js';
+import { ActionForm, DoneLine, ErrorLine, Field, Panel, Select, Table, filled, splitList, useAction, useFields, useLoad } from './ui.js';
 
 export function MarketsSection({ api }: { api: AdminApi }): JSX.Element {
   const assets = useLoad(() => api.get<AssetRow[]>('/assets'), [api]);
@@ -94,106 +94,76 @@ function SymbolsPanel({ api, symbols, error, reload }: { api: AdminApi; symbols:
 const EMPTY_ASSET = { asset: '', precision: '', fullName: '', chains: '', withdrawFee: '', minWithdraw: '' };
 
 function AddAsset({ api, onAdded }: { api: AdminApi; onAdded: () => void }): JSX.Element {
-  const [form, setForm] = useState(EMPTY_ASSET);
+  const { form, set, setForm } = useFields(EMPTY_ASSET);
   const [kind, setKind] = useState('crypto');
   const [allowDeposit, setAllowDeposit] = useState('');
   const [allowWithdraw, setAllowWithdraw] = useState('');
-  const action = useAction();
-  const set = (name: keyof typeof EMPTY_ASSET) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
   const yesNo = [
     ['', 'default for the kind'],
     ['true', 'yes'],
     ['false', 'no'],
   ] as const;
   return (
-    <Panel title="Add an asset">
-      <Form
-        label="Add an asset"
-        onSubmit={() =>
-          void action.run(async () => {
-            const { chains, ...rest } = form;
-            const body: Record<string, Json> = { ...filled(rest), kind };
-            if (chains !== '') body.chains = splitList(chains);
-            if (allowDeposit !== '') body.allowDeposit = allowDeposit === 'true';
-            if (allowWithdraw !== '') body.allowWithdraw = allowWithdraw === 'true';
-            const added = await api.call<{ asset: string; precision: number }>('POST', '/assets', body);
-            setForm(EMPTY_ASSET);
-            onAdded();
-            return `Added ${added.asset} (precision ${added.precision}).`;
-          })
-        }
-      >
-        <Field label="Asset" value={form.asset} onInput={set('asset')} placeholder="SOL" required />
-        <Field label="Precision" value={form.precision} onInput={set('precision')} placeholder="8" required hint="Decimals of an amount." />
-        <Select
-          label="Kind"
-          value={kind}
-          onChange={setKind}
-          options={[
-            ['crypto', 'crypto'],
-            ['fiat', 'fiat'],
-          ]}
-        />
-        <Field label="Full name" value={form.fullName} onInput={set('fullName')} placeholder="Solana" />
-        <Field label="Chains" value={form.chains} onInput={set('chains')} placeholder="SOL" hint="Comma separated; empty = the asset (crypto) or none (fiat)." />
-        <Field label="Withdraw fee" value={form.withdrawFee} onInput={set('withdrawFee')} placeholder="0" />
-        <Field label="Min withdraw" value={form.minWithdraw} onInput={set('minWithdraw')} placeholder="0" />
-        <Select label="Allow deposit" value={allowDeposit} onChange={setAllowDeposit} options={yesNo} />
-        <Select label="Allow withdraw" value={allowWithdraw} onChange={setAllowWithdraw} options={yesNo} />
-        <div class="buttons">
-          <button type="submit" class="primary" disabled={action.busy}>
-            Add asset
-          </button>
-        </div>
-      </Form>
-      <ErrorLine error={action.error} />
-      <DoneLine done={action.done} />
-    </Panel>
+    <ActionForm
+      title="Add an asset"
+      submit="Add asset"
+      onSubmit={async () => {
+        const { chains, ...rest } = form;
+        const body: Record<string, Json> = { ...filled(rest), kind };
+        if (chains !== '') body.chains = splitList(chains);
+        if (allowDeposit !== '') body.allowDeposit = allowDeposit === 'true';
+        if (allowWithdraw !== '') body.allowWithdraw = allowWithdraw === 'true';
+        const added = await api.call<{ asset: string; precision: number }>('POST', '/assets', body);
+        setForm(EMPTY_ASSET);
+        onAdded();
+        return `Added ${added.asset} (precision ${added.precision}).`;
+      }}
+    >
+      <Field label="Asset" value={form.asset} onInput={set('asset')} placeholder="SOL" required />
+      <Field label="Precision" value={form.precision} onInput={set('precision')} placeholder="8" required hint="Decimals of an amount." />
+      <Select label="Kind" value={kind} onChange={setKind} options={['crypto', 'fiat']} />
+      <Field label="Full name" value={form.fullName} onInput={set('fullName')} placeholder="Solana" />
+      <Field label="Chains" value={form.chains} onInput={set('chains')} placeholder="SOL" hint="Comma separated; empty = the asset (crypto) or none (fiat)." />
+      <Field label="Withdraw fee" value={form.withdrawFee} onInput={set('withdrawFee')} placeholder="0" />
+      <Field label="Min withdraw" value={form.minWithdraw} onInput={set('minWithdraw')} placeholder="0" />
+      <Select label="Allow deposit" value={allowDeposit} onChange={setAllowDeposit} options={yesNo} />
+      <Select label="Allow withdraw" value={allowWithdraw} onChange={setAllowWithdraw} options={yesNo} />
+    </ActionForm>
   );
 }
 
 const EMPTY_SYMBOL = { symbol: '', baseAsset: '', quoteAsset: '', tickSize: '', stepSize: '', minNotional: '', minPrice: '', maxPrice: '', minQty: '', maxQty: '' };
 
 function AddSymbol({ api, assets, onAdded }: { api: AdminApi; assets: AssetRow[]; onAdded: () => void }): JSX.Element {
-  const [form, setForm] = useState(EMPTY_SYMBOL);
-  const action = useAction();
-  const set = (name: keyof typeof EMPTY_SYMBOL) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  const { form, set, setForm } = useFields(EMPTY_SYMBOL);
   return (
-    <Panel title="Add a symbol">
-      <datalist id="console-assets">
-        {assets.map((a) => (
-          <option key={a.asset} value={a.asset} />
-        ))}
-      </datalist>
-      <Form
-        label="Add a symbol"
-        onSubmit={() =>
-          void action.run(async () => {
-            const added = await api.call<{ symbol: string; status: string }>('POST', '/symbols', filled(form));
-            setForm(EMPTY_SYMBOL);
-            onAdded();
-            return `Listed ${added.symbol} (${added.status}).`;
-          })
-        }
-      >
-        <Field label="Symbol" value={form.symbol} onInput={set('symbol')} placeholder="SOLUSDT" required />
-        <Field label="Base asset" value={form.baseAsset} onInput={set('baseAsset')} placeholder="SOL" list="console-assets" required />
-        <Field label="Quote asset" value={form.quoteAsset} onInput={set('quoteAsset')} placeholder="USDT" list="console-assets" required />
-        <Field label="Tick size" value={form.tickSize} onInput={set('tickSize')} placeholder="0.01" required />
-        <Field label="Step size" value={form.stepSize} onInput={set('stepSize')} placeholder="0.001" required />
-        <Field label="Min notional" value={form.minNotional} onInput={set('minNotional')} placeholder="1" required />
-        <Field label="Min price" value={form.minPrice} onInput={set('minPrice')} placeholder="default: tick size" />
-        <Field label="Max price" value={form.maxPrice} onInput={set('maxPrice')} placeholder="default: 10000000" />
-        <Field label="Min quantity" value={form.minQty} onInput={set('minQty')} placeholder="default: step size" />
-        <Field label="Max quantity" value={form.maxQty} onInput={set('maxQty')} placeholder="default: 1000000" />
-        <div class="buttons">
-          <button type="submit" class="primary" disabled={action.busy}>
-            Add symbol
-          </button>
-        </div>
-      </Form>
-      <ErrorLine error={action.error} />
-      <DoneLine done={action.done} />
-    </Panel>
+    <ActionForm
+      title="Add a symbol"
+      submit="Add symbol"
+      before={
+        <datalist id="console-assets">
+          {assets.map((a) => (
+            <option key={a.asset} value={a.asset} />
+          ))}
+        </datalist>
+      }
+      onSubmit={async () => {
+        const added = await api.call<{ symbol: string; status: string }>('POST', '/symbols', filled(form));
+        setForm(EMPTY_SYMBOL);
+        onAdded();
+        return `Listed ${added.symbol} (${added.status}).`;
+      }}
+    >
+      <Field label="Symbol" value={form.symbol} onInput={set('symbol')} placeholder="SOLUSDT" required />
+      <Field label="Base asset" value={form.baseAsset} onInput={set('baseAsset')} placeholder="SOL" list="console-assets" required />
+      <Field label="Quote asset" value={form.quoteAsset} onInput={set('quoteAsset')} placeholder="USDT" list="console-assets" required />
+      <Field label="Tick size" value={form.tickSize} onInput={set('tickSize')} placeholder="0.01" required />
+      <Field label="Step size" value={form.stepSize} onInput={set('stepSize')} placeholder="0.001" required />
+      <Field label="Min notional" value={form.minNotional} onInput={set('minNotional')} placeholder="1" required />
+      <Field label="Min price" value={form.minPrice} onInput={set('minPrice')} placeholder="default: tick size" />
+      <Field label="Max price" value={form.maxPrice} onInput={set('maxPrice')} placeholder="default: 10000000" />
+      <Field label="Min quantity" value={form.minQty} onInput={set('minQty')} placeholder="default: step size" />
+      <Field label="Max quantity" value={form.maxQty} onInput={set('maxQty')} placeholder="default: 1000000" />
+    </ActionForm>
   );
 }

@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seg, type AdminApi, type TradingConfig } from './api.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, filled, useAction, useLoad } from './ui.js';
+import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, filled, useAction, useFields, useLoad } from './ui.js';
 
 /** What each member means, for its hint; members the server adds later still show, without a hint. */
 const MEANING: Readonly<Record<string, [string, string]>> = {
@@ -87,33 +87,22 @@ function TradingSettings({ api }: { api: AdminApi }): JSX.Element {
 }
 
 function AccountFees({ api }: { api: AdminApi }): JSX.Element {
-  const [form, setForm] = useState({ accountId: '', makerFeeRate: '', takerFeeRate: '' });
-  const action = useAction();
-  const set = (name: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  const { form, set } = useFields({ accountId: '', makerFeeRate: '', takerFeeRate: '' });
   return (
-    <Panel title="Account fee rates">
-      <p class="muted">Rates for one account instead of the defaults; leave a rate empty to keep it.</p>
-      <Form
-        label="Account fee rates"
-        onSubmit={() =>
-          void action.run(async () => {
-            const { accountId, ...rates } = form;
-            const answer = await api.call<{ accountId: number; makerFeeRate: string; takerFeeRate: string }>('PATCH', `/accounts/${seg(accountId)}`, filled(rates));
-            return `Account ${answer.accountId}: maker ${answer.makerFeeRate}, taker ${answer.takerFeeRate}.`;
-          })
-        }
-      >
-        <Field label="Fee account ID" value={form.accountId} onInput={set('accountId')} placeholder="12" required />
-        <Field label="Maker fee rate" value={form.makerFeeRate} onInput={set('makerFeeRate')} placeholder="0.0005" />
-        <Field label="Taker fee rate" value={form.takerFeeRate} onInput={set('takerFeeRate')} placeholder="0.0008" />
-        <div class="buttons">
-          <button type="submit" disabled={action.busy}>
-            Set account fees
-          </button>
-        </div>
-      </Form>
-      <ErrorLine error={action.error} />
-      <DoneLine done={action.done} />
-    </Panel>
+    <ActionForm
+      title="Account fee rates"
+      submit="Set account fees"
+      primary={false}
+      before={<p class="muted">Rates for one account instead of the defaults; leave a rate empty to keep it.</p>}
+      onSubmit={async () => {
+        const { accountId, ...rates } = form;
+        const answer = await api.call<{ accountId: number; makerFeeRate: string; takerFeeRate: string }>('PATCH', `/accounts/${seg(accountId)}`, filled(rates));
+        return `Account ${answer.accountId}: maker ${answer.makerFeeRate}, taker ${answer.takerFeeRate}.`;
+      }}
+    >
+      <Field label="Fee account ID" value={form.accountId} onInput={set('accountId')} placeholder="12" required />
+      <Field label="Maker fee rate" value={form.makerFeeRate} onInput={set('makerFeeRate')} placeholder="0.0005" />
+      <Field label="Taker fee rate" value={form.takerFeeRate} onInput={set('takerFeeRate')} placeholder="0.0008" />
+    </ActionForm>
   );
 }

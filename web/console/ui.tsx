@@ -1,6 +1,7 @@
 /** Small pieces every console section uses: labelled fields, loading, actions and their messages. */
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { TableHead } from '../shared/table-head.js';
 import { ApiError } from './api.js';
 
 export function errorText(error: unknown): string {
@@ -137,16 +138,20 @@ export function Field({ label, value, onInput, type = 'text', placeholder, hint,
   );
 }
 
-export function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: readonly (readonly [string, string])[] }): JSX.Element {
+/** A drop-down; an option is `[value, text]`, or a lone string shown as it is sent. */
+export function Select({ label, value, onChange, options }: { label: string; value: string; onChange: (value: string) => void; options: readonly (string | readonly [string, string])[] }): JSX.Element {
   return (
     <label class="field">
       <span class="label">{label}</span>
       <select value={value} onChange={(event) => onChange((event.currentTarget as HTMLSelectElement).value)}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
+        {options.map((option) => {
+          const [v, text] = typeof option === 'string' ? [option, option] : option;
+          return (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          );
+        })}
       </select>
     </label>
   );
@@ -181,20 +186,58 @@ export function Form({ label, onSubmit, children }: { label: string; onSubmit: (
   );
 }
 
+/** A form's text fields kept as one record: `set('name')` is the `onInput` of the field named so. */
+export function useFields<T extends Record<string, string>>(
+  initial: T,
+): { form: T; set: (name: keyof T) => (value: string) => void; setForm: (next: T | ((form: T) => T)) => void } {
+  const [form, setForm] = useState(initial);
+  const set = (name: keyof T) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  return { form, set, setForm };
+}
+
+/**
+ * A panel holding one form and its submit button: the submit runs `onSubmit` as an operator action, then its
+ * message or the server's error shows under the form. `before` goes above the form (a note, datalists).
+ */
+export function ActionForm({
+  title,
+  submit,
+  primary = true,
+  onSubmit,
+  before,
+  children,
+}: {
+  title: string;
+  submit: string;
+  primary?: boolean;
+  onSubmit: () => Promise<string | undefined>;
+  before?: ComponentChildren;
+  children: ComponentChildren;
+}): JSX.Element {
+  const action = useAction();
+  return (
+    <Panel title={title}>
+      {before}
+      <Form label={title} onSubmit={() => void action.run(onSubmit)}>
+        {children}
+        <div class="buttons">
+          <button type="submit" class={primary ? 'primary' : undefined} disabled={action.busy}>
+            {submit}
+          </button>
+        </div>
+      </Form>
+      <ErrorLine error={action.error} />
+      <DoneLine done={action.done} />
+    </Panel>
+  );
+}
+
 /** A table that scrolls sideways on a narrow screen rather than squeezing its columns. */
 export function Table({ label, head, children, empty }: { label: string; head: readonly string[]; children: ComponentChildren; empty?: boolean }): JSX.Element {
   return (
     <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table>
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={head} />
         <tbody>
           {children}
           {empty === true ? (

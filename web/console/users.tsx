@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { isoTime, PERMISSIONS, seg, type AdminApi, type ApiKeyRow, type BalanceRow, type CreatedApiKey, type UserRow } from './api.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, Select, Table, splitList, useAction, useLoad } from './ui.js';
+import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, Select, Table, splitList, useAction, useLoad } from './ui.js';
 
 export function UsersSection({ api }: { api: AdminApi }): JSX.Element {
   const users = useLoad(() => api.get<UserRow[]>('/users'), [api]);
@@ -47,39 +47,20 @@ export function UsersSection({ api }: { api: AdminApi }): JSX.Element {
 function CreateUser({ api, onCreated }: { api: AdminApi; onCreated: (userId: string) => void }): JSX.Element {
   const [email, setEmail] = useState('');
   const [type, setType] = useState('user');
-  const action = useAction();
   return (
-    <Panel title="Create a user">
-      <Form
-        label="Create a user"
-        onSubmit={() =>
-          void action.run(async () => {
-            const created = await api.call<{ userId: string; accountId: string }>('POST', '/users', { email, type });
-            setEmail('');
-            onCreated(created.userId);
-            return `Created user ${created.userId} with main account ${created.accountId}.`;
-          })
-        }
-      >
-        <Field label="E-mail" type="email" value={email} onInput={setEmail} placeholder="alice@example.com" />
-        <Select
-          label="User type"
-          value={type}
-          onChange={setType}
-          options={[
-            ['user', 'user'],
-            ['merchant', 'merchant'],
-          ]}
-        />
-        <div class="buttons">
-          <button type="submit" class="primary" disabled={action.busy}>
-            Create user
-          </button>
-        </div>
-      </Form>
-      <ErrorLine error={action.error} />
-      <DoneLine done={action.done} />
-    </Panel>
+    <ActionForm
+      title="Create a user"
+      submit="Create user"
+      onSubmit={async () => {
+        const created = await api.call<{ userId: string; accountId: string }>('POST', '/users', { email, type });
+        setEmail('');
+        onCreated(created.userId);
+        return `Created user ${created.userId} with main account ${created.accountId}.`;
+      }}
+    >
+      <Field label="E-mail" type="email" value={email} onInput={setEmail} placeholder="alice@example.com" />
+      <Select label="User type" value={type} onChange={setType} options={['user', 'merchant']} />
+    </ActionForm>
   );
 }
 
@@ -257,29 +238,19 @@ function CreateKey({ api, user, onCreated }: { api: AdminApi; user: UserRow; onC
 
 function CreateSubAccount({ api, user, onCreated }: { api: AdminApi; user: UserRow; onCreated: () => void }): JSX.Element {
   const [name, setName] = useState('');
-  const action = useAction();
   return (
-    <Panel title="Create a sub-account">
-      <Form
-        label="Create a sub-account"
-        onSubmit={() =>
-          void action.run(async () => {
-            const created = await api.call<{ accountId: string; accountIndex: number }>('POST', `/users/${seg(user.userId)}/sub-accounts`, { name });
-            setName('');
-            onCreated();
-            return `Created sub-account ${created.accountId} (index ${created.accountIndex}).`;
-          })
-        }
-      >
-        <Field label="Sub-account name" value={name} onInput={setName} placeholder="bot-a" />
-        <div class="buttons">
-          <button type="submit" disabled={action.busy}>
-            Create sub-account
-          </button>
-        </div>
-      </Form>
-      <ErrorLine error={action.error} />
-      <DoneLine done={action.done} />
-    </Panel>
+    <ActionForm
+      title="Create a sub-account"
+      submit="Create sub-account"
+      primary={false}
+      onSubmit={async () => {
+        const created = await api.call<{ accountId: string; accountIndex: number }>('POST', `/users/${seg(user.userId)}/sub-accounts`, { name });
+        setName('');
+        onCreated();
+        return `Created sub-account ${created.accountId} (index ${created.accountIndex}).`;
+      }}
+    >
+      <Field label="Sub-account name" value={name} onInput={setName} placeholder="bot-a" />
+    </ActionForm>
   );
 }

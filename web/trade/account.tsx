@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useStore } from '../shared/store.js';
+import { TableHead } from '../shared/table-head.js';
 import { dateTime, words } from './format.js';
+import { Panel } from './panel.js';
 import { accountError, balances, cancelOrder, credentials, messageOf, myTrades, openOrders, orderHistory, selected, signIn, signOut, userConnected, type Order } from './state.js';
 
 /** API key + secret; the secret is used here to sign and is kept in this tab only. */
@@ -28,10 +30,7 @@ export function SignIn() {
     }
   };
   return (
-    <section class="panel sign-in" aria-labelledby="sign-in-title">
-      <h2 class="panel-title" id="sign-in-title">
-        Sign in
-      </h2>
+    <Panel class="sign-in" titleId="sign-in-title" title="Sign in">
       <form onSubmit={(event) => void submit(event)}>
         <label class="field">
           API key
@@ -49,7 +48,7 @@ export function SignIn() {
           {problem || stored}
         </p>
       </form>
-    </section>
+    </Panel>
   );
 }
 
@@ -58,18 +57,17 @@ export function Balances() {
   const live = useStore(userConnected);
   const rows = [...funds.values()].sort((a, b) => a.asset.localeCompare(b.asset));
   return (
-    <section class="panel balances" aria-labelledby="balances-title">
-      <h2 class="panel-title" id="balances-title">
-        Balances <span class={`dot ${live ? 'on' : ''}`} title={live ? 'Live' : 'Not connected'} aria-label={live ? 'live' : 'not connected'} />
-      </h2>
+    <Panel
+      class="balances"
+      titleId="balances-title"
+      title={
+        <>
+          Balances <span class={`dot ${live ? 'on' : ''}`} title={live ? 'Live' : 'Not connected'} aria-label={live ? 'live' : 'not connected'} />
+        </>
+      }
+    >
       <table class="data balances-table">
-        <thead>
-          <tr>
-            <th scope="col">Asset</th>
-            <th scope="col">Free</th>
-            <th scope="col">Locked</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Asset', 'Free', 'Locked']} />
         <tbody>
           {rows.map((b) => (
             <tr key={b.asset} data-asset={b.asset}>
@@ -80,7 +78,7 @@ export function Balances() {
           ))}
         </tbody>
       </table>
-    </section>
+    </Panel>
   );
 }
 
@@ -118,24 +116,14 @@ function OrderRow({ order, cancellable, onError }: { order: Order; cancellable: 
   );
 }
 
+const ORDER_COLUMNS = ['Time', 'Symbol', 'Type', 'Side', 'Price', 'Quantity', 'Filled', 'Status'];
+
 function OrderTable({ orders, cancellable, empty, onError }: { orders: Order[]; cancellable: boolean; empty: string; onError: (text: string) => void }) {
   if (orders.length === 0) return <p class="muted">{empty}</p>;
   return (
     <div class="scroll-x">
       <table class="data orders-table">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Symbol</th>
-            <th scope="col">Type</th>
-            <th scope="col">Side</th>
-            <th scope="col">Price</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Filled</th>
-            <th scope="col">Status</th>
-            {cancellable ? <th scope="col">Action</th> : null}
-          </tr>
-        </thead>
+        <TableHead columns={cancellable ? [...ORDER_COLUMNS, 'Action'] : ORDER_COLUMNS} />
         <tbody>
           {orders.map((order) => (
             <OrderRow key={order.orderId} order={order} cancellable={cancellable} onError={onError} />
@@ -152,17 +140,7 @@ function TradesTable() {
   return (
     <div class="scroll-x">
       <table class="data my-trades-table">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Symbol</th>
-            <th scope="col">Side</th>
-            <th scope="col">Price</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Fee</th>
-            <th scope="col">Role</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Time', 'Symbol', 'Side', 'Price', 'Quantity', 'Fee', 'Role']} />
         <tbody>
           {fills.map((t) => (
             <tr key={t.id} data-trade-id={t.id}>

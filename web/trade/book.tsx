@@ -1,5 +1,7 @@
 import { useStore } from '../shared/store.js';
+import { TableHead } from '../shared/table-head.js';
 import { clock } from './format.js';
+import { Panel } from './panel.js';
 import { book, openOrders, selected, tickers, trades, type Level } from './state.js';
 
 function Side({ levels, side, mine, maxQty }: { levels: Level[]; side: 'bid' | 'ask'; mine: Set<string>; maxQty: number }) {
@@ -30,17 +32,9 @@ export function OrderBook() {
   const asks = current.asks.slice(0, 12).reverse();
   const bids = current.bids.slice(0, 12);
   return (
-    <section class="panel book" aria-labelledby="book-title">
-      <h2 class="panel-title" id="book-title">
-        Order book
-      </h2>
+    <Panel class="book" titleId="book-title" title="Order book">
       <table class="data book-table" aria-label={`Order book ${symbol}`}>
-        <thead>
-          <tr>
-            <th scope="col">Price</th>
-            <th scope="col">Quantity</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Price', 'Quantity']} />
         <Side levels={asks} side="ask" mine={mine} maxQty={maxQty} />
         <tbody class="book-mid">
           <tr>
@@ -52,7 +46,7 @@ export function OrderBook() {
         <Side levels={bids} side="bid" mine={mine} maxQty={maxQty} />
       </table>
       {current.bids.length === 0 && current.asks.length === 0 ? <p class="muted">No orders in the book.</p> : null}
-    </section>
+    </Panel>
   );
 }
 
@@ -60,18 +54,9 @@ export function OrderBook() {
 export function RecentTrades() {
   const list = useStore(trades);
   return (
-    <section class="panel recent-trades" aria-labelledby="trades-title">
-      <h2 class="panel-title" id="trades-title">
-        Recent trades
-      </h2>
+    <Panel class="recent-trades" titleId="trades-title" title="Recent trades">
       <table class="data trades-table">
-        <thead>
-          <tr>
-            <th scope="col">Price</th>
-            <th scope="col">Quantity</th>
-            <th scope="col">Time</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Price', 'Quantity', 'Time']} />
         <tbody>
           {list.map((t) => (
             <tr key={t.id}>
@@ -83,6 +68,6 @@ export function RecentTrades() {
         </tbody>
       </table>
       {list.length === 0 ? <p class="muted">No trades yet.</p> : null}
-    </section>
+    </Panel>
   );
 }

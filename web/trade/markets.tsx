@@ -1,5 +1,7 @@
 import { fractionToPercent, signOf } from '../shared/decimal.js';
 import { useStore } from '../shared/store.js';
+import { TableHead } from '../shared/table-head.js';
+import { Panel } from './panel.js';
 import { selected, selectSymbol, symbols, tickers } from './state.js';
 
 /** Every symbol with its last price and 24 h change; a button each. */
@@ -8,18 +10,9 @@ export function Markets() {
   const prices = useStore(tickers);
   const current = useStore(selected);
   return (
-    <section class="panel markets" aria-labelledby="markets-title">
-      <h2 class="panel-title" id="markets-title">
-        Markets
-      </h2>
+    <Panel class="markets" titleId="markets-title" title="Markets">
       <table class="data market-table">
-        <thead>
-          <tr>
-            <th scope="col">Symbol</th>
-            <th scope="col">Last</th>
-            <th scope="col">24h</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Symbol', 'Last', '24h']} />
         <tbody>
           {list.map((s) => {
             const ticker = prices.get(s.symbol);
@@ -40,7 +33,7 @@ export function Markets() {
           })}
         </tbody>
       </table>
-    </section>
+    </Panel>
   );
 }
 

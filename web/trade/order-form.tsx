@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { product } from '../shared/decimal.js';
 import { useStore } from '../shared/store.js';
 import { checkDraft, type Draft } from './checks.js';
+import { Panel } from './panel.js';
 import { balances, credentials, messageOf, placeOrder, selected, symbolInfo, symbols } from './state.js';
 
 type OrderType = Draft['type'];
@@ -68,10 +69,7 @@ export function OrderForm() {
   };
 
   return (
-    <section class="panel order-form" aria-labelledby="order-title">
-      <h2 class="panel-title" id="order-title">
-        Place an order · {symbol}
-      </h2>
+    <Panel class="order-form" titleId="order-title" title={`Place an order · ${symbol}`}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <div class="side-switch" role="group" aria-label="Side">
           <button type="button" class={`btn ${side === 'BUY' ? 'btn-buy' : ''}`} aria-pressed={side === 'BUY'} onClick={() => setSide('BUY')}>
@@ -139,6 +137,6 @@ export function OrderForm() {
           {result}
         </p>
       </form>
-    </section>
+    </Panel>
   );
 }
