@@ -214,7 +214,6 @@ export interface Store {
   loadLatestSnapshot(): Snapshot | undefined;
 
   getOrder(accountId: number, orderId: number): OrderRow | undefined;
-  getOrderByClientId(accountId: number, clientOrderId: string): OrderRow | undefined;
   /** The newest `limit` matching orders, oldest first. */
   listOrders(query: OrderQuery): OrderRow[];
   /**

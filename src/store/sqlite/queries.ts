@@ -84,13 +84,6 @@ export class ReadModel extends StatementCache {
     return this.first(`SELECT ${ORDER_SELECT} FROM orders WHERE order_id = ? AND account_id = ?`, [orderId, accountId]);
   }
 
-  getOrderByClientId(accountId: number, clientOrderId: string): OrderRow | undefined {
-    return this.first(
-      `SELECT ${ORDER_SELECT} FROM orders WHERE account_id = ? AND client_order_id = ? ORDER BY order_id DESC`,
-      [accountId, clientOrderId],
-    );
-  }
-
   listOrders(query: OrderQuery): OrderRow[] {
     const where = new Where()
       .when('account_id = ?', query.accountId)

@@ -134,10 +134,6 @@ export class SqliteStore implements Store {
     return this.readModel.getOrder(accountId, orderId);
   }
 
-  getOrderByClientId(accountId: number, clientOrderId: string): OrderRow | undefined {
-    return this.readModel.getOrderByClientId(accountId, clientOrderId);
-  }
-
   listOrders(query: OrderQuery): OrderRow[] {
     return this.readModel.listOrders(query);
   }

@@ -124,7 +124,6 @@ describe('SqliteStore journal and rows', () => {
     expect(store.lastSeq()).toBe(1);
     expect(store.lastTs()).toBe(1_700_000_000_000);
     expect(store.getOrder(1, 52001)).toEqual(order);
-    expect(store.getOrderByClientId(1, 'my-1')).toEqual(order);
     expect(store.listTrades({ accountId: 1, limit: 10 })).toEqual([trade]);
     expect(store.listFlows({ accountId: 1, limit: 10 })).toEqual([flow]);
     expect(store.listDeposits({ accountId: 1, limit: 10 })).toEqual([depositRow]);
@@ -158,8 +157,6 @@ describe('SqliteStore journal and rows', () => {
     store.appendBatch([stamp(1, 10)], rowsOf({ orders: [order] }));
 
     expect(store.getOrder(2, 52001)).toBeUndefined();
-    expect(store.getOrderByClientId(2, 'my-1')).toBeUndefined();
-    expect(store.getOrderByClientId(1, 'MY-1')).toBeUndefined();
   });
 
   it('when the journal is read, then commands come back in seq order with their stamps', () => {
