@@ -6,7 +6,7 @@
  */
 
 import type Database from 'better-sqlite3';
-import type { DerivedRows, ModuleRow, StampedCommand } from '../../core/types.js';
+import type { DerivedRows, ModuleRow, OrderRow, StampedCommand } from '../../core/types.js';
 import {
   DEPOSIT_INSERT_COLUMNS,
   FLOW_INSERT_COLUMNS,
@@ -64,6 +64,20 @@ function prepareRowsWrite<T>(
   };
 }
 
+/**
+ * One row per order of a batch, its last state, in the order the last states were derived: an
+ * order that rests and fills within one batch is written once, not once per state.
+ */
+export function lastStates(rows: readonly OrderRow[]): readonly OrderRow[] {
+  if (rows.length < 2) return rows;
+  const latest = new Map<number, OrderRow>();
+  for (const row of rows) {
+    latest.delete(row.orderId);
+    latest.set(row.orderId, row);
+  }
+  return latest.size === rows.length ? rows : [...latest.values()];
+}
+
 export type BatchWrite = (commands: readonly StampedCommand[], rows: DerivedRows) => void;
 
 export function prepareBatchWrite(db: Database.Database): BatchWrite {
@@ -82,8 +96,7 @@ export function prepareBatchWrite(db: Database.Database): BatchWrite {
 
   return db.transaction((commands: readonly StampedCommand[], rows: DerivedRows): void => {
     journal(commands);
-    // Rows of one kind are written in the order they were derived, so an order's last state wins.
-    orders(rows.orders);
+    orders(lastStates(rows.orders));
     trades(rows.trades);
     flows(rows.flows);
     deposits(rows.deposits);
