@@ -39,12 +39,7 @@ class CountingSink implements FrameSink {
   readonly own = new SocketSubscriptions();
   constructor(private readonly counts: { sends: number; frames: Set<MarketFrame>; buffers: Set<Buffer> } | undefined) {}
 
-  /** Not called: the fan-out hands this sink frames. */
-  send(): void {
-    throw new Error('CountingSink takes frames');
-  }
-
-  sendFrame(frame: MarketFrame): void {
+  send(frame: MarketFrame): void {
     const bytes = frame.bytes();
     if (this.counts === undefined) return;
     this.counts.sends++;
@@ -53,12 +48,11 @@ class CountingSink implements FrameSink {
   }
 }
 
-/** A sink that only takes text, as one written before shared frames. */
+/** A sink that encodes the frame's text itself, as `ws` did with a string, once per socket. */
 class TextSink implements FrameSink {
   readonly own = new SocketSubscriptions();
-  /** What `ws` does with a string, once per socket. */
-  send(text: string): void {
-    Buffer.from(text, 'utf8');
+  send(frame: MarketFrame): void {
+    Buffer.from(frame.text, 'utf8');
   }
 }
 

@@ -34,16 +34,9 @@ function realtimesKey(item: RealtimesItem): string {
   return `${item.c}:${item.h}:${item.l}:${item.o}:${item.v}:${item.qv}:${item.m}`;
 }
 
-/** Hands a frame to a subscription's socket: the shared frame where the sink takes one, else its text. */
-function sendFrame(subscription: Subscription, frame: MarketFrame): void {
-  const sink = subscription.sink;
-  if (sink.sendFrame !== undefined) sink.sendFrame(frame, subscription.binary);
-  else sink.send(frame.text, subscription.binary);
-}
-
 /** Sends a subscription its frame of `publish`, the one every subscription with the same head shares. */
 function send(subscription: Subscription, publish: FramePublish): void {
-  sendFrame(subscription, publish.frameFor(subscription.head));
+  subscription.sink.send(publish.frameFor(subscription.head), subscription.binary);
 }
 
 /**
@@ -250,7 +243,7 @@ export class MarketFanout {
         data = [bookTickerItem(state, now)];
         break;
     }
-    sendFrame(subscription, new MarketFrame(frameText(subscription.head, JSON.stringify(data), true, now)));
+    subscription.sink.send(new MarketFrame(frameText(subscription.head, JSON.stringify(data), true, now)), subscription.binary);
   }
 
   private forget(subscription: Subscription): void {

@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import { WebSocket, type RawData } from 'ws';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { BacklogWatch } from './backlog-watch.js';
@@ -44,15 +43,15 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClo
   const own = new SocketSubscriptions();
   const window = new MessageWindow(MAX_CLIENT_MESSAGES, MESSAGE_WINDOW_MS);
   const sink: FrameSink = {
-    send(text, binary) {
-      if (!ctx.backlog.admits(ws)) return;
-      ws.send(binary ? gzipSync(text) : text);
-    },
     // The same Buffer goes to every socket of a publish: `ws` frames it without copying or encoding.
-    sendFrame(frame, binary) {
+    send(frame, binary) {
       if (!ctx.backlog.admits(ws)) return;
       ws.send(binary ? frame.gzip() : frame.bytes(), { binary });
     },
+  };
+  /** This socket's own answers (pong, errors, the cancel_all ack): always text. */
+  const reply = (text: string): void => {
+    if (ctx.backlog.admits(ws)) ws.send(text);
   };
   ctx.backlog.watch(ws);
   const idle = setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs);
@@ -68,20 +67,20 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClo
     const message = readClientMessage(textOf(data), ctx.lookup);
     switch (message.kind) {
       case 'ping':
-        sink.send(JSON.stringify({ pong: message.pong ?? ctx.clock() }), false);
+        reply(JSON.stringify({ pong: message.pong ?? ctx.clock() }));
         break;
       case 'error':
-        sink.send(errorFrame(message.error, message.id), false);
+        reply(errorFrame(message.error, message.id));
         break;
       case 'cancel_all': {
         ctx.fanout.cancelAll(own);
         const ack = { event: 'cancel_all', code: '0', msg: 'Success' };
-        sink.send(JSON.stringify(message.id === undefined ? ack : { id: message.id, ...ack }), false);
+        reply(JSON.stringify(message.id === undefined ? ack : { id: message.id, ...ack }));
         break;
       }
       case 'subscription': {
         const refused = ctx.fanout.apply(sink, own, message.request);
-        if (refused !== undefined) sink.send(errorFrame(refused, message.request.id), false);
+        if (refused !== undefined) reply(errorFrame(refused, message.request.id));
         break;
       }
     }

@@ -7,13 +7,11 @@ export const MAX_PAIRS_PER_SOCKET = 200;
 
 /** Where a subscription's frames go: its socket. */
 export interface FrameSink {
-  /** `binary`: gzip the text into a binary frame. */
-  send(text: string, binary: boolean): void;
   /**
-   * A market frame that other sockets may be sent too: its bytes (or gzip) are made once for all of
-   * them, so a sink that has this sends them as they are. Without it, the sink is sent `frame.text`.
+   * A market frame that other sockets may be sent too: its bytes (or, with `binary`, their gzip) are
+   * made once for all of them, so the sink sends them as they are.
    */
-  sendFrame?(frame: MarketFrame, binary: boolean): void;
+  send(frame: MarketFrame, binary: boolean): void;
 }
 
 export interface Subscription {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MarketFanout } from '../../../../src/api/ws/market-fanout.js';
 import { readClientMessage } from '../../../../src/api/ws/market-request.js';
 import { MAX_PAIRS_PER_SOCKET, SocketSubscriptions, type FrameSink } from '../../../../src/api/ws/market-subscriptions.js';
+import type { MarketFrame } from '../../../../src/api/ws/market-frames.js';
 import type { Side } from '../../../../src/core/types.js';
 import { MarketData } from '../../../../src/market/market-data.js';
 import { CoreHarness, T0, createCoreHarness, limit } from '../../../support/core-harness.js';
@@ -14,8 +15,8 @@ class Socket implements FrameSink {
   readonly own = new SocketSubscriptions();
   sent: { text: string; binary: boolean }[] = [];
 
-  send(text: string, binary: boolean): void {
-    this.sent.push({ text, binary });
+  send(frame: MarketFrame, binary: boolean): void {
+    this.sent.push({ text: frame.text, binary });
   }
 
   /** Frames sent since the last call, parsed. */

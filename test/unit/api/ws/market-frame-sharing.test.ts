@@ -16,27 +16,13 @@ import { CoreHarness, T0, createCoreHarness, limit } from '../../../support/core
 
 const NOW = T0 + 30_000;
 
-/** A sink that takes shared frames, and one that only takes text (as a sink written before them). */
+/** A sink that keeps the frames it is handed. */
 class SharingSink implements FrameSink {
   readonly own = new SocketSubscriptions();
   frames: { frame: MarketFrame; binary: boolean }[] = [];
-  texts: string[] = [];
 
-  send(text: string): void {
-    this.texts.push(text);
-  }
-
-  sendFrame(frame: MarketFrame, binary: boolean): void {
+  send(frame: MarketFrame, binary: boolean): void {
     this.frames.push({ frame, binary });
-  }
-}
-
-class TextSink implements FrameSink {
-  readonly own = new SocketSubscriptions();
-  texts: string[] = [];
-
-  send(text: string): void {
-    this.texts.push(text);
   }
 }
 
@@ -94,17 +80,16 @@ describe('FramePublish', () => {
 });
 
 describe('a publish to many subscribers', () => {
-  it('when N subscribers share a head, then they are handed one frame; a distinct id gets its own; a text-only sink gets the same text', () => {
+  it('when N subscribers share a head, then they are handed one frame; a distinct id gets its own', () => {
     const same = Array.from({ length: 50 }, () => new SharingSink());
     const other = new SharingSink();
-    const legacy = new TextSink();
     for (const sink of same) subscribe(sink, { id: '1', event: 'sub', topic: 'trade', symbol: 'ETHUSDT' });
     subscribe(other, { id: '2', event: 'sub', topic: 'trade', symbol: 'ETHUSDT' });
-    subscribe(legacy, { id: '1', event: 'sub', topic: 'trade', symbol: 'ETHUSDT' });
+    const late = new SharingSink();
+    subscribe(late, { id: '1', event: 'sub', topic: 'trade', symbol: 'ETHUSDT' });
     // Snapshots are each subscription's own.
     expect(new Set(same.map((sink) => sink.frames[0].frame)).size).toBe(50);
-    for (const sink of [...same, other]) sink.frames = [];
-    legacy.texts = [];
+    for (const sink of [...same, other, late]) sink.frames = [];
 
     trade();
     const frames = new Set(same.map((sink) => sink.frames.map((f) => f.frame)).flat());
@@ -112,7 +97,8 @@ describe('a publish to many subscribers', () => {
     const [shared] = frames;
     expect(other.frames).toHaveLength(1);
     expect(other.frames[0].frame).not.toBe(shared);
-    expect(legacy.texts).toEqual([shared.text]);
+    expect(late.frames.map((f) => f.frame)).toEqual([shared]);
+    expect(late.frames[0].frame).toBe(shared);
     expect(JSON.parse(shared.text)).toMatchObject({ id: '1', topic: 'trade', f: false, sendTime: NOW, data: [{ p: '2000', q: '0.1', m: true }] });
     expect(same.every((sink) => sink.frames[0].binary === false)).toBe(true);
   });
