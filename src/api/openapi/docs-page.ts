@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { StaticFiles } from '../static-files.js';
 
 /** Swagger UI ships as static files in `swagger-ui-dist`: served from our own dependencies, no CDN. */
 const distDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -71,14 +71,11 @@ window.ui = SwaggerUIBundle({
 export function registerDocsPage(app: FastifyInstance): void {
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   app.get('/docs/init.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(INIT));
-  const cache = new Map<string, Buffer>();
+  const assets = new StaticFiles();
   for (const [name, type] of Object.entries(ASSETS)) {
     app.get(`/docs/assets/${name}`, async (_request, reply) => {
-      let content = cache.get(name);
-      if (content === undefined) {
-        content = readFileSync(path.join(distDir, name));
-        cache.set(name, content);
-      }
+      const content = assets.read(path.join(distDir, name));
+      if (content === undefined) throw new Error(`swagger-ui-dist has no ${name}`);
       return reply.type(type).header('Cache-Control', 'public, max-age=86400').send(content);
     });
   }

@@ -2,17 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { StaticFiles } from '../static-files.js';
 
-/** The project root: the nearest folder above this module holding package.json (from src/ or dist/ alike). */
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above the server module');
-    dir = parent;
-  }
-  return dir;
-}
+/** `dist/web` of this project: this module is three folders below the root, in src/ and dist/ alike. */
+const BUILT_PAGES = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -29,7 +22,9 @@ The API works without them: see <a href="/docs">/docs</a>.</p></html>
  * `/` (the trading page) and `/console` (the operator console): HTML shells and their hashed
  * bundles from `dist/web`, built by `web/build.ts` at `npm run build`.
  */
-export function registerWebPages(app: FastifyInstance, webDir = process.env.BOURSE_WEB_OUT ?? path.join(projectRoot(), 'dist', 'web')): void {
+export function registerWebPages(app: FastifyInstance, webDir = process.env.BOURSE_WEB_OUT ?? BUILT_PAGES): void {
+  const bundles = new StaticFiles();
+  // The shells are read on each request (no-cache): a rebuild under a running server names new bundles.
   const page = (name: string) => async (_request: unknown, reply: FastifyReply) => {
     const file = path.join(webDir, `${name}.html`);
     if (!existsSync(file)) return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT);
@@ -40,10 +35,10 @@ export function registerWebPages(app: FastifyInstance, webDir = process.env.BOUR
   app.get<{ Params: { file: string } }>('/web/:file', async (request, reply) => {
     const name = request.params.file;
     const type = TYPES[path.extname(name)];
-    const file = path.join(webDir, name);
     // Bundles only: a name with a path separator or another type is not ours to serve.
-    if (type === undefined || name !== path.basename(name) || !existsSync(file)) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
+    const content = type === undefined || name !== path.basename(name) ? undefined : bundles.read(path.join(webDir, name));
+    if (content === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
     // Names carry their content hash, so a browser may keep them.
-    return reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(readFileSync(file));
+    return reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(content);
   });
 }
