@@ -15,6 +15,9 @@ export function areaAErrorSchema(): JsonSchema {
   };
 }
 
+/** An error answer of the spot and operator APIs: the `Error` schema both documents hold. */
+export const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
 /** `/v2/payments/:userPaymentId` → `/v2/payments/{userPaymentId}` and its path parameter names. */
 export function openApiPath(path: string): { path: string; pathParams: string[] } {
   const pathParams: string[] = [];

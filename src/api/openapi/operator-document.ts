@@ -1,5 +1,5 @@
 import { OPERATOR_PREFIX, operatorPath, type OperatorEndpoint, type OperatorParamDoc } from '../admin/operator-endpoint.js';
-import { ADMIN_BEARER_SCHEME, areaAErrorSchema, jsonContent, openApiPath, operationId, type Document, type Operation } from './common.js';
+import { ADMIN_BEARER_SCHEME, areaAErrorSchema, ERROR_CONTENT, jsonContent, openApiPath, operationId, type Document, type Operation } from './common.js';
 
 /** The operator API is also served alone: bearer token, plain JSON answers, area A's `{code, msg}` errors. */
 export const OPERATOR_OPENAPI_PATH = '/openapi-admin.json';
@@ -19,8 +19,6 @@ function paramSchema(doc: OperatorParamDoc): Record<string, unknown> {
   const values = doc.values === undefined ? {} : doc.type === 'STRINGS' ? { items: { type: 'string', enum: [...doc.values] } } : { enum: [...doc.values] };
   return { ...base, ...values, ...(doc.description ? { description: doc.description } : {}) };
 }
-
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 function operation(endpoint: OperatorEndpoint): Operation {
   const { path, pathParams } = openApiPath(operatorPath(endpoint));
@@ -43,9 +41,9 @@ function operation(endpoint: OperatorEndpoint): Operation {
     ...(hasBody ? { requestBody: { required: body.some((doc) => doc.required === true), content: { 'application/json': { schema: bodySchema } } } } : {}),
     responses: {
       '200': { description: 'Success (ids as strings, amounts as decimal strings, times in ms)', content: jsonContent(endpoint.response, endpoint.example) },
-      '401': { description: '-1002 no bearer token, -2015 wrong token', content: errorContent },
-      '4XX': { description: 'Refused: bad input 400, unknown object 404 (named in msg), a ledger rule its area A code', content: errorContent },
-      '5XX': { description: 'Outcome unknown', content: errorContent },
+      '401': { description: '-1002 no bearer token, -2015 wrong token', content: ERROR_CONTENT },
+      '4XX': { description: 'Refused: bad input 400, unknown object 404 (named in msg), a ledger rule its area A code', content: ERROR_CONTENT },
+      '5XX': { description: 'Outcome unknown', content: ERROR_CONTENT },
     },
     security: [{ adminBearer: [] }],
   };

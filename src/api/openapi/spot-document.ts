@@ -1,5 +1,5 @@
 import { endpointPaths, type Endpoint, type ParamDoc, type PathGroup } from '../endpoint.js';
-import { ALIAS_TAG, API_KEY_SCHEME, aliasMarks, areaAErrorSchema, jsonContent, operationId, type Document } from './common.js';
+import { ALIAS_TAG, API_KEY_SCHEME, aliasMarks, areaAErrorSchema, ERROR_CONTENT, jsonContent, operationId, type Document } from './common.js';
 
 const SIGNED_TYPES = new Set(['USER_DATA', 'TRADE', 'SUB_ACCOUNT_LIST', 'ACCOUNT_TRANSFER', 'BALANCE_FLOW', 'TRANSFER', 'WITHDRAW']);
 
@@ -35,8 +35,6 @@ function signedParams(endpoint: Endpoint): ParamDoc[] {
   ];
 }
 
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-
 /** OpenAPI 3.1 of the spot API, generated from its registry: every path alias, method, parameter, answer and error. */
 export function spotOpenApiDocument(endpoints: readonly Endpoint[]): Document {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -56,8 +54,8 @@ export function spotOpenApiDocument(endpoints: readonly Endpoint[]): Document {
             parameters: [...endpoint.params, ...signedParams(endpoint)].map(parameter),
             responses: {
               '200': { description: 'Success', content: jsonContent(endpoint.response, endpoint.example) },
-              '4XX': { description: 'Request error', content: errorContent },
-              '5XX': { description: 'Outcome unknown', content: errorContent },
+              '4XX': { description: 'Request error', content: ERROR_CONTENT },
+              '5XX': { description: 'Outcome unknown', content: ERROR_CONTENT },
             },
             ...(endpoint.security === 'NONE' ? {} : { security: [{ apiKey: [] }] }),
           },
