@@ -14,8 +14,6 @@ export const integer: JsonSchema = { type: 'integer' };
 export const millis: JsonSchema = { type: 'integer', minimum: 0, description: 'ms since the Unix epoch' };
 export const string: JsonSchema = { type: 'string' };
 export const boolean: JsonSchema = { type: 'boolean' };
-/** Any JSON value (for members whose shape is the caller's own, such as echoed metadata). */
-export const anything: JsonSchema = {};
 
 export function oneOfValues(values: readonly (string | number)[]): JsonSchema {
   return { enum: [...values] };
