@@ -6,14 +6,11 @@
  * server; a USD account's verify link needs its checkbox before "Accept the terms" moves it 4 → 1;
  * an unknown token is a 404 page. Chromium missing is a failure, never a skip.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../../support/browser.js';
+import { keepScreenshot, launchChromium } from '../../support/browser.js';
 import { BUSINESS_FIELDS } from '../../support/merchant-client.js';
 import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
 
@@ -35,7 +32,6 @@ describe('story: the KYC and verify pages in a real browser', () => {
   let browser: Browser;
   let page: Page;
   let site: Awaited<ReturnType<typeof callbackSite>>;
-  let shots: string;
   let seq = 0;
 
   const createMerchant = async (name: string): Promise<{ merchantId: number; kycLink: string }> =>
@@ -43,9 +39,7 @@ describe('story: the KYC and verify pages in a real browser', () => {
   const merchantRow = async (name: string): Promise<{ merchantId: number; status: number; rejectReason: string }> =>
     (await s.client.ok<{ data: { merchantId: number; status: number; rejectReason: string }[] }>('GET', '/v2/merchants', { merchantName: name })).data[0];
   const screenshot = async (name: string): Promise<void> => {
-    const file = path.join(shots, `${++seq}-${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    expect(statSync(file).size).toBeGreaterThan(1000);
+    await keepScreenshot(page, `sandbox-${++seq}-${name}`);
   };
 
   /** Opens the KYC link, clicks `button` and waits for the merchant's site. */
@@ -67,11 +61,10 @@ describe('story: the KYC and verify pages in a real browser', () => {
 
   beforeAll(async () => {
     site = await callbackSite();
-    shots = process.env.SANDBOX_PAGE_SHOTS ?? mkdtempSync(path.join(tmpdir(), 'bourse-pages-'));
     s = await paymentsStory();
     expect(await s.client.ok('PUT', '/sandbox/v2/modes', { kyc: 'manual', accountReview: 'manual' })).toMatchObject({ kyc: 'manual', accountReview: 'manual' });
     try {
-      browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 900, height: 640 } });
       page.setDefaultTimeout(5_000);
     } catch (error) {
@@ -85,7 +78,6 @@ describe('story: the KYC and verify pages in a real browser', () => {
     await browser?.close();
     await s?.t.stop();
     await new Promise((resolve) => (site?.server === undefined ? resolve(undefined) : site.server.close(resolve)));
-    if (shots !== undefined && process.env.SANDBOX_PAGE_SHOTS === undefined) rmSync(shots, { recursive: true, force: true });
   });
 
   it('1. "Submit KYC" moves the merchant 4 → 1 and lands on callbackUrl?merchantId=<id>&status=1', async () => {
