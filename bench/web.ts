@@ -15,8 +15,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumPath } from '../test/support/browser.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../test/support/browser.js';
 
 const BUDGET_KB = 250;
 const TRIVIAL = '<!doctype html><html lang="en"><meta charset="utf-8"><title>hello</title><p>Hello, Bourse.</p></html>\n';
@@ -72,7 +72,7 @@ export async function main(): Promise<void> {
 
   const { startServer } = await import('../src/main.js');
   const server = await startServer({ PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0' });
-  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await launchChromium();
   try {
     await visit(browser, `${server.url}/`, true);
     await visit(browser, `${server.url}/console`, false);

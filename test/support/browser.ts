@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The chromium binary, or a failure that says how to install it (browser tests fail, never skip). */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   let found = '';
   try {
     found = execSync('command -v chromium', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
