@@ -1,5 +1,5 @@
 import { BourseError } from '../core/errors.js';
-import { emptyDerivedRows, type Command, type CommandType, type DerivedRows, type StampedCommand } from '../core/types.js';
+import { emptyDerivedRows, type BalanceEvent, type Command, type CommandType, type DerivedRows, type StampedCommand } from '../core/types.js';
 import type { Account } from '../ledger/account.js';
 import { Ledger, type PostingContext } from '../ledger/ledger.js';
 import { CatalogueModule } from './catalogue-module.js';
@@ -33,6 +33,8 @@ export class ExchangeCore {
   /** Bumped by every command of a module with deadlines: the scheduler re-reads them only then. */
   deadlineEpoch = 0;
   lastTs = 0;
+  /** Balances touched by the command being applied: one map reused, cleared for each command. */
+  private readonly touched = new Map<number, string[]>();
 
   constructor() {
     const moduleOf = new Map<CommandType, CoreModule>();
@@ -53,19 +55,23 @@ export class ExchangeCore {
   apply(stamped: StampedCommand, rows: DerivedRows, record: RowRecording = 'all'): unknown {
     if (stamped.seq !== this.lastSeq + 1) throw new Error(`command seq ${stamped.seq} after ${this.lastSeq}`);
     const recordRows = record !== 'none';
-    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, recordFlows: record === 'all', touched: new Map() };
+    const touched = this.touched;
+    touched.clear();
+    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, recordFlows: record === 'all', touched };
     const module = this.moduleOf.get(stamped.command.type);
     if (module === undefined) throw new Error(`no module applies ${stamped.command.type}`);
     const result = module.apply(stamped.command, ctx);
     if (module.deadlines !== undefined) this.deadlineEpoch++;
     if (recordRows) {
-      for (const [accountId, assets] of ctx.touched) {
+      for (const [accountId, assets] of touched) {
         const account = this.ledger.account(accountId);
-        const balances = [...assets].sort().map((asset) => {
+        sortInPlace(assets);
+        const balances: BalanceEvent['balances'] = [];
+        for (const asset of assets) {
           // Read without creating: a replay (which records no events) must build the same state.
           const balance = account.balances.get(asset);
-          return { asset, free: balance?.free ?? 0n, locked: balance?.locked ?? 0n, precision: this.ledger.asset(asset).precision };
-        });
+          balances.push({ asset, free: balance?.free ?? 0n, locked: balance?.locked ?? 0n, precision: this.ledger.asset(asset).precision });
+        }
         rows.events.push({ kind: 'balance', seq: stamped.seq, time: stamped.ts, accountId, balances });
       }
     }
@@ -99,5 +105,15 @@ export class ExchangeCore {
     const account = this.ledger.accounts.get(accountId);
     if (account === undefined) throw new BourseError('NOT_FOUND', [`account ${accountId}`]);
     return account;
+  }
+}
+
+/** Sorts a few strings in place: Array.prototype.sort allocates scratch space even for two. */
+function sortInPlace(items: string[]): void {
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i];
+    let j = i - 1;
+    for (; j >= 0 && items[j] > item; j--) items[j + 1] = items[j];
+    items[j + 1] = item;
   }
 }

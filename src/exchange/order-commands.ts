@@ -1,6 +1,6 @@
-import { ATTO_ONE, attoToUnits, formatUnits, fractionDigits, parseDecimal } from '../core/decimal.js';
+import { attoToUnits, formatUnits, fractionDigits, parseDecimal } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
-import type { CancelOrderCommand, CancelOrdersCommand, FillFacts, OrderRow, PlaceOrderCommand, TimeInForce, TradeRow } from '../core/types.js';
+import { FLOW_TYPES, type CancelOrderCommand, type CancelOrdersCommand, type FillFacts, type OrderRow, type PlaceOrderCommand, type TimeInForce, type TradeRow } from '../core/types.js';
 import type { Fill, StopReason, Taker } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
@@ -8,6 +8,7 @@ import type { PostingContext } from '../ledger/ledger.js';
 import type { ExchangeCore } from './exchange-core.js';
 import type { SymbolState } from './spot-module.js';
 import { amountTexts, toOrderRow, type LiveOrder } from './live-order.js';
+import { orderFilters } from './order-filters.js';
 
 /** A trade made while the new order was taking (A11 `fills`). */
 export interface FillView {
@@ -69,32 +70,21 @@ export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: Post
 /** Filters of docs/spot-api.md "Symbol filters" in the order of docs/spot-api.md "Order validation" steps 6–8. */
 function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
   const spec = state.spec;
+  const filters = orderFilters(spec);
   const isBuy = cmd.side === 'BUY';
   const isMarket = cmd.orderType === 'MARKET';
-  let priceAtto = 0n;
-  let qtyAtto = 0n;
-  if (!isMarket) {
-    priceAtto = parseDecimal(cmd.price ?? '') ?? reject('MANDATORY_PARAM', ['price']);
-    if (priceAtto < spec.minPriceAtto) reject('PRICE_TOO_LOW');
-    if (priceAtto > spec.maxPriceAtto) reject('PRICE_TOO_HIGH');
-    if (priceAtto % spec.tickSizeAtto !== 0n) reject('PRICE_OFF_TICK');
-  }
-  const amountAtto = parseDecimal(cmd.quantity) ?? reject('MANDATORY_PARAM', ['quantity']);
+  const priceTicks = isMarket ? 0 : filters.priceTicks(cmd.price ?? '');
   if (isMarket && isBuy) {
+    const amountAtto = parseDecimal(cmd.quantity) ?? reject('MANDATORY_PARAM', ['quantity']);
     if (fractionDigits(amountAtto) > spec.tickDecimals) reject('MARKET_AMOUNT_DECIMALS');
     if (amountAtto < spec.minNotionalAtto) reject('NOTIONAL_TOO_SMALL');
     if (state.book.asks.best() === undefined) reject('NO_ORDERS_ON_BOOK');
     const quoteAmountAtoms = attoToUnits(amountAtto, spec.quotePrecision) ?? reject('MARKET_AMOUNT_DECIMALS');
     return { priceTicks: 0, lots: 0, quoteAmountAtoms, lockAsset: spec.quoteAsset, lockAtoms: quoteAmountAtoms };
   }
-  qtyAtto = amountAtto;
-  if (qtyAtto < spec.minQtyAtto) reject('QTY_TOO_SMALL');
-  if (qtyAtto > spec.maxQtyAtto) reject('QTY_TOO_LARGE');
-  if (qtyAtto % spec.stepSizeAtto !== 0n) reject('QTY_OFF_STEP');
-  const lots = Number(qtyAtto / spec.stepSizeAtto);
+  const lots = filters.lots(cmd.quantity);
   if (!isMarket) {
-    if (priceAtto * qtyAtto < spec.minNotionalAtto * ATTO_ONE) reject('NOTIONAL_TOO_SMALL');
-    const priceTicks = Number(priceAtto / spec.tickSizeAtto);
+    if (filters.belowMinNotional(priceTicks, lots)) reject('NOTIONAL_TOO_SMALL');
     if (isBuy) {
       const lockAtoms = BigInt(priceTicks) * BigInt(lots) * spec.quoteAtomsPerTickLot;
       return { priceTicks, lots, quoteAmountAtoms: 0n, lockAsset: spec.quoteAsset, lockAtoms };
@@ -102,7 +92,7 @@ function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
     return { priceTicks, lots, quoteAmountAtoms: 0n, lockAsset: spec.baseAsset, lockAtoms: BigInt(lots) * spec.baseAtomsPerLot };
   }
   const bestBid = state.book.bids.best() ?? reject('NO_ORDERS_ON_BOOK');
-  if (BigInt(bestBid.priceTicks) * spec.tickSizeAtto * qtyAtto < spec.minNotionalAtto * ATTO_ONE) reject('NOTIONAL_TOO_SMALL');
+  if (filters.belowMinNotional(bestBid.priceTicks, lots)) reject('NOTIONAL_TOO_SMALL');
   return { priceTicks: 0, lots, quoteAmountAtoms: 0n, lockAsset: spec.baseAsset, lockAtoms: BigInt(lots) * spec.baseAtomsPerLot };
 }
 
@@ -204,9 +194,15 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
   const feeAccount = ledger.account(ledger.feeAccountId);
   const buyerFee = ledger.fee(baseAtoms, takerIsBuyer ? buyer.takerFeeRate : buyer.makerFeeRate);
   const sellerFee = ledger.fee(quoteAtoms, takerIsBuyer ? seller.makerFeeRate : seller.takerFeeRate);
+  const base = ledger.asset(spec.baseAsset);
+  const quote = ledger.asset(spec.quoteAsset);
+  const buyerBase = ledger.balance(buyer, base.asset);
+  const buyerQuote = ledger.balance(buyer, quote.asset);
+  const sellerBase = ledger.balance(seller, base.asset);
+  const sellerQuote = ledger.balance(seller, quote.asset);
 
-  ledger.post(ctx, buyer, spec.baseAsset, baseAtoms, 'TRADE');
-  ledger.post(ctx, buyer, spec.quoteAsset, -quoteAtoms, 'TRADE', true);
+  ledger.postTo(ctx, buyer, base, buyerBase, baseAtoms, FLOW_TYPES.TRADE);
+  ledger.postTo(ctx, buyer, quote, buyerQuote, -quoteAtoms, FLOW_TYPES.TRADE, true);
   buyerOrder.lockedAtoms -= quoteAtoms;
   if (takerIsBuyer && taker.type !== 'MARKET' && fill.priceTicks < taker.priceTicks) {
     // A buy filled below its limit frees the difference at once (docs/spot-api.md "Locks, fees and rounding").
@@ -214,13 +210,13 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
     ledger.unlock(ctx, buyer, spec.quoteAsset, improvement);
     buyerOrder.lockedAtoms -= improvement;
   }
-  ledger.post(ctx, buyer, spec.baseAsset, -buyerFee, 'FEE');
+  ledger.postTo(ctx, buyer, base, buyerBase, -buyerFee, FLOW_TYPES.FEE);
   ledger.post(ctx, feeAccount, spec.baseAsset, buyerFee, 'FEE');
 
-  ledger.post(ctx, seller, spec.baseAsset, -baseAtoms, 'TRADE', true);
+  ledger.postTo(ctx, seller, base, sellerBase, -baseAtoms, FLOW_TYPES.TRADE, true);
   sellerOrder.lockedAtoms -= baseAtoms;
-  ledger.post(ctx, seller, spec.quoteAsset, quoteAtoms, 'TRADE');
-  ledger.post(ctx, seller, spec.quoteAsset, -sellerFee, 'FEE');
+  ledger.postTo(ctx, seller, quote, sellerQuote, quoteAtoms, FLOW_TYPES.TRADE);
+  ledger.postTo(ctx, seller, quote, sellerQuote, -sellerFee, FLOW_TYPES.FEE);
   ledger.post(ctx, feeAccount, spec.quoteAsset, sellerFee, 'FEE');
 
   for (const order of [taker, maker]) {

@@ -12,8 +12,8 @@ export interface PostingContext {
   recordRows: boolean;
   /** False where nothing reads flow rows (a replica of the core): only the store needs them. */
   recordFlows: boolean;
-  /** Accounts whose balances (free or locked) this command changed, with the assets changed. */
-  touched: Map<number, Set<string>>;
+  /** Accounts whose balances (free or locked) this command changed, with the assets changed (each once). */
+  touched: Map<number, string[]>;
 }
 
 export interface AssetTotals {
@@ -25,12 +25,10 @@ export interface AssetTotals {
 export function touch(ctx: PostingContext, accountId: number, asset: string): void {
   // Only balance events read it, and a replay records none.
   if (!ctx.recordRows) return;
-  let assets = ctx.touched.get(accountId);
-  if (assets === undefined) {
-    assets = new Set();
-    ctx.touched.set(accountId, assets);
-  }
-  assets.add(asset);
+  const assets = ctx.touched.get(accountId);
+  // An account's few assets: a scan of a short array costs less than a Set per account and command.
+  if (assets === undefined) ctx.touched.set(accountId, [asset]);
+  else if (!assets.includes(asset)) assets.push(asset);
 }
 
 /**
@@ -143,28 +141,36 @@ export class Ledger {
    */
   post(ctx: PostingContext, account: Account, asset: string, delta: bigint, flowType: FlowTypeName, fromLocked = false): void {
     if (delta === 0n) return;
-    const balance = this.balance(account, asset);
+    this.postTo(ctx, account, this.asset(asset), this.balance(account, asset), delta, FLOW_TYPES[flowType], fromLocked);
+  }
+
+  /**
+   * `post` to a balance the caller already holds (`balance(account, asset.asset)`): settlement
+   * posts eight times per fill to six balances, and looks each up once.
+   */
+  postTo(ctx: PostingContext, account: Account, asset: AssetSpec, balance: Balance, delta: bigint, flowType: number, fromLocked = false): void {
+    if (delta === 0n) return;
     if (fromLocked) {
-      if (balance.locked + delta < 0n) throw new Error(`locked ${asset} of account ${account.accountId} would go negative`);
-      balance.locked += delta;
+      const locked = balance.locked + delta;
+      if (locked < 0n) throw new Error(`locked ${asset.asset} of account ${account.accountId} would go negative`);
+      balance.locked = locked;
     } else {
-      if (balance.free + delta < 0n) throw new Error(`free ${asset} of account ${account.accountId} would go negative`);
-      balance.free += delta;
+      const free = balance.free + delta;
+      if (free < 0n) throw new Error(`free ${asset.asset} of account ${account.accountId} would go negative`);
+      balance.free = free;
     }
     account.updateTime = ctx.ts;
-    touch(ctx, account.accountId, asset);
-    if (!ctx.recordFlows) {
-      this.nextFlowId++;
-      return;
-    }
+    touch(ctx, account.accountId, asset.asset);
+    const flowId = this.nextFlowId++;
+    if (!ctx.recordFlows) return;
     ctx.rows.flows.push({
-      flowId: this.nextFlowId++,
+      flowId,
       accountId: account.accountId,
-      asset,
-      flowType: FLOW_TYPES[flowType],
+      asset: asset.asset,
+      flowType,
       changeAtoms: delta,
       totalAtoms: balance.free + balance.locked,
-      precision: this.asset(asset).precision,
+      precision: asset.precision,
       created: ctx.ts,
       seq: ctx.seq,
     });

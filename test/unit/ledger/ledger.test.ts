@@ -130,10 +130,10 @@ describe('Ledger.lock and unlock', () => {
     ledger.post(context(1, 1_000), account, 'BTC', 10n, 'DEPOSIT');
     const locking = context(2, 2_000);
     ledger.lock(locking, account, 'BTC', 7n);
-    expect([account.updateTime, [...locking.touched], locking.rows.flows.length]).toEqual([2_000, [[2, new Set(['BTC'])]], 0]);
+    expect([account.updateTime, [...locking.touched], locking.rows.flows.length]).toEqual([2_000, [[2, ['BTC']]], 0]);
     const unlocking = context(3, 3_000);
     ledger.unlock(unlocking, account, 'BTC', 7n);
-    expect([account.updateTime, [...unlocking.touched], unlocking.rows.flows.length]).toEqual([3_000, [[2, new Set(['BTC'])]], 0]);
+    expect([account.updateTime, [...unlocking.touched], unlocking.rows.flows.length]).toEqual([3_000, [[2, ['BTC']]], 0]);
     // Nothing moved: nothing to tell.
     const idle = context(4, 4_000);
     ledger.unlock(idle, account, 'BTC', 0n);
