@@ -1,7 +1,7 @@
 import { BourseError } from '../core/errors.js';
 import { emptyDerivedRows, type BalanceEvent, type Command, type CommandType, type DerivedRows, type StampedCommand } from '../core/types.js';
 import type { Account } from '../ledger/account.js';
-import { Ledger, type PostingContext } from '../ledger/ledger.js';
+import { Ledger, type AccountSet, type PostingContext } from '../ledger/ledger.js';
 import { CatalogueModule } from './catalogue-module.js';
 import type { CoreModule, Deadline, ModuleCheck } from './core-module.js';
 import { FundsModule } from './funds-module.js';
@@ -33,6 +33,11 @@ export class ExchangeCore {
   /** Bumped by every command of a module with deadlines: the scheduler re-reads them only then. */
   deadlineEpoch = 0;
   lastTs = 0;
+  /**
+   * Accounts whose order and balance events commands record: the ones user data streams watch,
+   * set by the stream; every account while unset (tools and tests that read events directly).
+   */
+  streamedAccounts: AccountSet | undefined = undefined;
   /** Balances touched by the command being applied: one map reused, cleared for each command. */
   private readonly touched = new Map<number, string[]>();
 
@@ -57,7 +62,15 @@ export class ExchangeCore {
     const recordRows = record !== 'none';
     const touched = this.touched;
     touched.clear();
-    const ctx: PostingContext = { seq: stamped.seq, ts: stamped.ts, rows, recordRows, recordFlows: record === 'all', touched };
+    const ctx: PostingContext = {
+      seq: stamped.seq,
+      ts: stamped.ts,
+      rows,
+      recordRows,
+      recordFlows: record === 'all',
+      touched,
+      streamedAccounts: this.streamedAccounts,
+    };
     const module = this.moduleOf.get(stamped.command.type);
     if (module === undefined) throw new Error(`no module applies ${stamped.command.type}`);
     const result = module.apply(stamped.command, ctx);

@@ -4,7 +4,7 @@ import { FLOW_TYPES, type CancelOrderCommand, type CancelOrdersCommand, type Fil
 import type { Fill, StopReason, Taker } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
-import type { PostingContext } from '../ledger/ledger.js';
+import { recordsEventsOf, type PostingContext } from '../ledger/ledger.js';
 import type { ExchangeCore } from './exchange-core.js';
 import type { SymbolState } from './spot-module.js';
 import { amountTexts, toOrderRow, type LiveOrder } from './live-order.js';
@@ -131,7 +131,7 @@ function execute(
   };
   core.ledger.lock(ctx, account, sized.lockAsset, sized.lockAtoms);
   // W1: acceptance is always reported first, as NEW, even when the order then fills.
-  if (ctx.recordRows) pushOrderEvent(ctx, order, toOrderRow(order, spec));
+  if (recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, toOrderRow(order, spec));
 
   const fills: Fill[] = [];
   let stop: StopReason = 'empty';
@@ -171,7 +171,7 @@ function execute(
   }
   const row = toOrderRow(order, spec);
   ctx.rows.orders.push(row);
-  if (ctx.recordRows && order.status !== reportedStatus) pushOrderEvent(ctx, order, row);
+  if (order.status !== reportedStatus && recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, row);
   return { order: row, fills: views };
 }
 
@@ -252,16 +252,12 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
   const takerFee = takerIsBuyer ? buyerFeeText : sellerFeeText;
   const makerAsset = takerIsBuyer ? spec.quoteAsset : spec.baseAsset;
   const takerAsset = takerIsBuyer ? spec.baseAsset : spec.quoteAsset;
-  pushOrderEvent(ctx, maker, makerRow, { tradeId, price, qty, commission: makerFee, commissionAsset: makerAsset, isMaker: true, matchOrderId: taker.orderId });
-  pushOrderEvent(ctx, taker, toOrderRow(taker, spec), {
-    tradeId,
-    price,
-    qty,
-    commission: takerFee,
-    commissionAsset: takerAsset,
-    isMaker: false,
-    matchOrderId: maker.orderId,
-  });
+  if (recordsEventsOf(ctx, maker.accountId)) {
+    pushOrderEvent(ctx, maker, makerRow, { tradeId, price, qty, commission: makerFee, commissionAsset: makerAsset, isMaker: true, matchOrderId: taker.orderId });
+  }
+  if (recordsEventsOf(ctx, taker.accountId)) {
+    pushOrderEvent(ctx, taker, toOrderRow(taker, spec), { tradeId, price, qty, commission: takerFee, commissionAsset: takerAsset, isMaker: false, matchOrderId: maker.orderId });
+  }
   return {
     price,
     qty,
@@ -331,7 +327,7 @@ function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): 
   retire(core, order);
   const row = toOrderRow(order, state.spec);
   ctx.rows.orders.push(row);
-  if (ctx.recordRows) pushOrderEvent(ctx, order, row);
+  if (recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, row);
   return row;
 }
 

@@ -84,7 +84,10 @@ export function rollBackToJournal(core: ExchangeCore, store: Store, committedSeq
  */
 function moveState(from: ExchangeCore, into: ExchangeCore): void {
   const deadlineEpoch = into.deadlineEpoch;
+  // Which accounts streams watch is the fan-out's, not state: it stays.
+  const streamedAccounts = into.streamedAccounts;
   Object.assign(into, from);
+  into.streamedAccounts = streamedAccounts;
   for (const module of into.modules) {
     const fields = module as unknown as Record<string, unknown>;
     for (const key of Object.keys(fields)) if (fields[key] === from) fields[key] = into;

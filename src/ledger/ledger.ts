@@ -14,6 +14,21 @@ export interface PostingContext {
   recordFlows: boolean;
   /** Accounts whose balances (free or locked) this command changed, with the assets changed (each once). */
   touched: Map<number, string[]>;
+  /**
+   * Accounts whose order and balance events are recorded (a user data stream watches them); every
+   * account when absent. Events are output for streams only: no state depends on them.
+   */
+  streamedAccounts?: AccountSet;
+}
+
+/** Membership of account ids (a Set, or a Map keyed by account id). */
+export interface AccountSet {
+  has(accountId: number): boolean;
+}
+
+/** True when the command records the order and balance events of this account. */
+export function recordsEventsOf(ctx: PostingContext, accountId: number): boolean {
+  return ctx.recordRows && (ctx.streamedAccounts === undefined || ctx.streamedAccounts.has(accountId));
 }
 
 export interface AssetTotals {
@@ -24,7 +39,7 @@ export interface AssetTotals {
 /** Notes that a command changed an account's balance of an asset. */
 export function touch(ctx: PostingContext, accountId: number, asset: string): void {
   // Only balance events read it, and a replay records none.
-  if (!ctx.recordRows) return;
+  if (!recordsEventsOf(ctx, accountId)) return;
   const assets = ctx.touched.get(accountId);
   // An account's few assets: a scan of a short array costs less than a Set per account and command.
   if (assets === undefined) ctx.touched.set(accountId, [asset]);

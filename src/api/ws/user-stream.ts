@@ -7,6 +7,7 @@ import type { BalanceEvent, CoreEvent, OrderEvent } from '../../core/types.js';
 import type { ApiKeyRecord } from '../../exchange/catalogue-module.js';
 import { isOpenStatus } from '../../exchange/live-order.js';
 import type { CommitInfo } from '../../exchange/sequencer.js';
+import type { AccountSet } from '../../ledger/ledger.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { ListenKeyBinding, ListenKeys } from './listen-keys.js';
 import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } from './backlog-watch.js';
@@ -60,7 +61,13 @@ export interface StreamLogger {
 export interface UserStreamDeps {
   listenKeys: ListenKeys;
   /** Key permissions give `outboundAccountInfo`'s `T` and `W`. */
-  exchange: { readonly core: { readonly catalogue: { readonly apiKeys: ReadonlyMap<string, ApiKeyRecord> } } };
+  exchange: {
+    readonly core: {
+      readonly catalogue: { readonly apiKeys: ReadonlyMap<string, ApiKeyRecord> };
+      /** Set to the accounts this stream watches: the core records events for them alone. */
+      streamedAccounts: AccountSet | undefined;
+    };
+  };
   /** A refused socket (over a limit) is a strike against the IP. */
   limiter: Pick<RateLimiter, 'strike'>;
   clock: () => number;
@@ -102,6 +109,8 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: limits.maxClientFrameBytes, perMessageDeflate: false });
   const byListenKey = new Map<string, Set<Connection>>();
   const byAccount = new Map<number, Set<Connection>>();
+  // The core records order and balance events only for the accounts watched here: no one else reads them.
+  deps.exchange.core.streamedAccounts = byAccount;
   const socketsPerIp = new Map<string, number>();
   const connections = new Set<Connection>();
   const connectionOf = new WeakMap<WebSocket, Connection>();

@@ -77,7 +77,7 @@ describe('slow readers', () => {
     const { entries, logger } = recorder();
     const streams = createUserStreams({
       listenKeys,
-      exchange: { core: { catalogue: { apiKeys } } },
+      exchange: { core: { catalogue: { apiKeys }, streamedAccounts: undefined } },
       limiter: { strike: () => undefined },
       clock: () => T0,
       logger,

@@ -57,7 +57,7 @@ describe('refused WebSocket upgrades', () => {
     const listenKeys = new ListenKeys({ ttlMs: () => 3_600_000, clock: () => T0 });
     const users = createUserStreams({
       listenKeys,
-      exchange: { core: { catalogue: { apiKeys: new Map([[API_KEY, keyRecord()]]) } } },
+      exchange: { core: { catalogue: { apiKeys: new Map([[API_KEY, keyRecord()]]) }, streamedAccounts: undefined } },
       limiter: { strike: () => undefined },
       clock: () => T0,
       logger: quiet,

@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { normalizePeerAddress } from '../../../../src/api/auth/ip-whitelist.js';
 import { ListenKeys } from '../../../../src/api/ws/listen-keys.js';
 import { attachUpgradeRouter } from '../../../../src/api/ws/upgrade-router.js';
 import { createUserStreams, type UserStreamLimits, type UserStreams } from '../../../../src/api/ws/user-stream.js';
 import { emptyDerivedRows, PERMISSIONS, type BalanceEvent, type Command, type CoreEvent, type OrderEvent, type OrderRow } from '../../../../src/core/types.js';
 import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js';
+import type { AccountSet } from '../../../../src/ledger/ledger.js';
 import { refusedHandshake, WsProbe } from '../../../support/ws-client.js';
 import { balanceAtoms } from '../../../support/balance-atoms.js';
 
@@ -112,6 +113,8 @@ const aliceAccountInfo = {
 
 interface Rig {
   streams: UserStreams;
+  /** The core as the stream sees it: it sets the accounts whose events are recorded. */
+  core: { streamedAccounts: AccountSet | undefined };
   listenKeys: ListenKeys;
   strikes: string[];
   warnings: string[];
@@ -137,9 +140,10 @@ describe('W1 user data stream', () => {
     ]);
     const strikes: string[] = [];
     const warnings: string[] = [];
+    const core = { catalogue: { apiKeys }, streamedAccounts: undefined as AccountSet | undefined };
     const streams = createUserStreams({
       listenKeys,
-      exchange: { core: { catalogue: { apiKeys } } },
+      exchange: { core },
       limiter: {
         strike: (ip) => {
           strikes.push(ip);
@@ -162,6 +166,7 @@ describe('W1 user data stream', () => {
     let seq = 0;
     return {
       streams,
+      core,
       listenKeys,
       strikes,
       warnings,
@@ -312,6 +317,19 @@ describe('W1 user data stream', () => {
       r.commit([{ ...aliceBalance, seq: SEQ + 1 }]);
       expect(await alice.next()).toEqual([aliceAccountInfo]);
       expect(alice.pending).toBe(0);
+    });
+
+    it('when an account has a socket open, then the core records its events, and no longer once its last socket closed', async () => {
+      const r = await rig();
+      const watched = (): boolean[] => [ALICE, BOB].map((accountId) => r.core.streamedAccounts?.has(accountId) ?? true);
+      expect(watched()).toEqual([false, false]);
+      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const first = await open(r, listenKey);
+      await open(r, listenKey);
+      expect(watched()).toEqual([true, false]);
+      r.listenKeys.close(listenKey, ALICE);
+      await first.closed;
+      await vi.waitFor(() => expect(watched()).toEqual([false, false]));
     });
 
     it('when events were committed before the socket opened, then they are not replayed', async () => {
