@@ -91,7 +91,7 @@ export async function runJournalBench(
   accounts: number,
 ): Promise<JournalBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bourse-bench-journal-'));
-  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous });
+  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background' });
   try {
     let batches = 0;
     const sequencer = new Sequencer({
@@ -137,7 +137,7 @@ export async function runJournalBench(
 /** Journal rows alone through the store, batch after batch in one loop: what the path could reach. */
 function rawAppendRate(synchronous: 'NORMAL' | 'FULL', total: number, accounts: number): number {
   const dir = mkdtempSync(join(tmpdir(), 'bourse-bench-journal-raw-'));
-  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous });
+  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background' });
   try {
     const commands: StampedCommand[] = Array.from({ length: total }, (_, i) => ({ seq: i + 1, ts: 1_700_000_000_000 + i, command: placeOrder(accounts, i % CLIENTS, i) }));
     const started = process.hrtime.bigint();

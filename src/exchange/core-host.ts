@@ -90,7 +90,7 @@ export interface Writer {
  * failure of a commit is fatal, as before.
  */
 export function openWriter(options: CoreHostOptions): Writer {
-  const store = openSqliteStore({ path: options.dbPath, synchronous: options.synchronous });
+  const store = openSqliteStore({ path: options.dbPath, synchronous: options.synchronous, checkpoints: 'background' });
   let recovered: ReturnType<typeof recover>;
   try {
     recovered = recover(store);

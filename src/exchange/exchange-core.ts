@@ -61,7 +61,8 @@ export class ExchangeCore {
     if (stamped.seq !== this.lastSeq + 1) throw new Error(`command seq ${stamped.seq} after ${this.lastSeq}`);
     const recordRows = record !== 'none';
     const touched = this.touched;
-    touched.clear();
+    // Map.clear allocates a new table, even for an empty map.
+    if (touched.size > 0) touched.clear();
     const ctx: PostingContext = {
       seq: stamped.seq,
       ts: stamped.ts,

@@ -29,7 +29,7 @@ const FAIRNESS_SLACK_MS = 150;
 
 function runLoad(load: BurstLoad): Promise<BurstResult> {
   // From source the worker is TypeScript: loaded through the same tsx bootstrap as the core's worker.
-  const worker = new Worker(new URL('../../src/exchange/core-thread/tsx-bootstrap.mjs', import.meta.url), {
+  const worker = new Worker(new URL('../../src/tsx-bootstrap.mjs', import.meta.url), {
     argv: [new URL('../support/connection-burst-worker.ts', import.meta.url).href],
     workerData: load,
   });

@@ -7,7 +7,7 @@
  * the replica, i.e. committed state only.
  */
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { BourseError } from '../../core/errors.js';
 import { reviveRefusal } from '../../core/revive.js';
 import { emptyDerivedRows, type Command, type StampedCommand } from '../../core/types.js';
@@ -18,6 +18,7 @@ import type { ExchangeCore } from '../exchange-core.js';
 import { recover, RecoveryError } from '../recovery.js';
 import { stateHash } from '../snapshot.js';
 import type { VerifyReport } from '../verify.js';
+import { startWorker } from '../../worker-thread.js';
 import type { CoreWorkerData, FromCoreWorker, SubmitItem, ToCoreWorker } from './messages.js';
 
 interface Pending {
@@ -26,10 +27,8 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** Built, the worker is plain Node; from source it is TypeScript, loaded through a tsx bootstrap. */
 function spawnCoreWorker(data: CoreWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./core-worker.js', import.meta.url), { workerData: data });
-  return new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), { workerData: data, argv: [new URL('./core-worker.ts', import.meta.url).href] });
+  return startWorker(import.meta.url, './core-worker', { workerData: data });
 }
 
 /** The first answer of a worker: ready at its recovered seq, or why it could not start. */
