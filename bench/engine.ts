@@ -1,7 +1,8 @@
 /**
  * Engine benchmark: one seeded command stream (bench/stream.ts) replayed identically through the
  * Bourse order book alone, through ExchangeCore.apply (engine + ledger, real placeOrder and
- * cancelOrder commands) and through nodejs-order-book. Each runner builds its book from the
+ * cancelOrder commands; with no user data stream open, then with every account's open) and through
+ * nodejs-order-book. Each runner builds its book from the
  * stream's prefill, warms up on the next commands, then runs one measured segment without
  * per-command timing (commands/s: at sub-µs a timer per command would distort it) and the next
  * one timing every command with process.hrtime.bigint() (p50/p99/p99.9).
@@ -88,7 +89,11 @@ class EngineRunner extends Runner {
   }
 }
 
-/** ExchangeCore.apply with funded accounts: checks, locks, matching, settlement with fees, derived rows. */
+/**
+ * ExchangeCore.apply with funded accounts: checks, locks, matching, settlement with fees, derived rows.
+ * `streamed`: whether every account has a user data stream open (the core then also records order
+ * and balance events for each) or none has, as on a server no stream client watches.
+ */
 class LedgerRunner extends Runner {
   private readonly core = new ExchangeCore();
   private rows: DerivedRows = emptyDerivedRows();
@@ -99,8 +104,9 @@ class LedgerRunner extends Runner {
   private readonly coreOrderIds: Int32Array;
   private readonly refused = new Map<string, number>();
 
-  constructor(stream: BenchStream) {
+  constructor(stream: BenchStream, streamed: boolean) {
     super(stream);
+    this.core.streamedAccounts = streamed ? undefined : new Set();
     this.setUp();
     this.placeCommands = buildPlaceCommands(stream, this.accountIds);
     this.coreOrderIds = new Int32Array(stream.maxOrderId + 1);
@@ -242,6 +248,8 @@ export interface ScenarioResult {
   stream: BenchStream;
   engine: RunnerResult;
   ledger: RunnerResult;
+  /** The ledger runner with every account's user data stream open: its events recorded too. */
+  streamedLedger: RunnerResult;
   reference: RunnerResult;
 }
 
@@ -293,7 +301,8 @@ function resultOf(results: Map<string, RunnerResult>, name: string): RunnerResul
 
 /**
  * The engine alone and nodejs-order-book take turns; the ledger runs after them, alone, so that its
- * garbage (derived rows, bigints) is not collected during their turns.
+ * garbage (derived rows, bigints) is not collected during their turns; then once more with every
+ * account streamed (the targets are the first's: no user data stream open, as bench/http runs).
  */
 function runScenario(spec: StreamSpec): ScenarioResult {
   const stream = generateStream(spec);
@@ -301,11 +310,12 @@ function runScenario(spec: StreamSpec): ScenarioResult {
   const engine = resultOf(pair, 'bourse engine');
   const reference = resultOf(pair, 'nodejs-order-book');
   if (engine.depth !== stream.finalDepth) throw new Error(`${spec.label}: engine ended at depth ${engine.depth}, stream at ${stream.finalDepth}`);
-  const ledger = resultOf(measure(stream, { 'bourse engine+ledger': new LedgerRunner(stream) }), 'bourse engine+ledger');
-  for (const other of [ledger, reference]) {
+  const ledger = resultOf(measure(stream, { 'bourse engine+ledger': new LedgerRunner(stream, false) }), 'bourse engine+ledger');
+  const streamedLedger = resultOf(measure(stream, { '…+events, all streamed': new LedgerRunner(stream, true) }), '…+events, all streamed');
+  for (const other of [ledger, streamedLedger, reference]) {
     if (other.restingLots !== engine.restingLots) other.notes += `; resting lots ${other.restingLots} ≠ engine's ${engine.restingLots}`;
   }
-  return { stream, engine, ledger, reference };
+  return { stream, engine, ledger, streamedLedger, reference };
 }
 
 function scenarios(measured: number): StreamSpec[] {
@@ -321,7 +331,7 @@ function scenarios(measured: number): StreamSpec[] {
 
 const { header, row } = table([
   { title: 'stream', width: 19, align: 'left' },
-  { title: 'runner', width: 20, align: 'left' },
+  { title: 'runner', width: 22, align: 'left' },
   { title: 'commands', width: 9, align: 'right' },
   { title: 'cmd/s', width: 8, align: 'right' },
   { title: 'p50', width: 7, align: 'right' },
@@ -423,7 +433,7 @@ export async function main(): Promise<ScenarioResult[]> {
   for (const spec of scenarios(measured)) {
     const result = runScenario(spec);
     results.push(result);
-    for (const runnerResult of [result.engine, result.ledger, result.reference]) {
+    for (const runnerResult of [result.engine, result.ledger, result.streamedLedger, result.reference]) {
       console.log(resultRow(spec.label, runnerResult, result.reference));
     }
     console.log(describeStream(result.stream));

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { emptyDerivedRows, type DerivedRows, type OrderRow, type PlaceOrderCommand, type StampedCommand } from '../src/core/types.js';
+import { INLINE_ROWS_EVERY_COMMITS } from '../src/exchange/core-host.js';
 import { Sequencer, type Applier } from '../src/exchange/sequencer.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 
@@ -91,7 +92,8 @@ export async function runJournalBench(
   accounts: number,
 ): Promise<JournalBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bourse-bench-journal-'));
-  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background' });
+  // As the inline writer opens it (core-host.ts).
+  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background', rowsEveryCommits: INLINE_ROWS_EVERY_COMMITS });
   try {
     let batches = 0;
     const sequencer = new Sequencer({

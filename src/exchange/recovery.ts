@@ -5,6 +5,16 @@ import { hashState, restoreSnapshot, serializeCore, stateHash } from './snapshot
 
 export class RecoveryError extends Error {}
 
+export interface RecoverOptions {
+  /** Replay the whole journal, whatever snapshots there are. */
+  ignoreSnapshots?: boolean;
+  /**
+   * Derive the rows the store lacks (those after its projection mark) and queue them in the store
+   * (default). False for a replica over another connection: the writer derives and writes them.
+   */
+  deriveRows?: boolean;
+}
+
 export interface Recovered {
   core: ExchangeCore;
   snapshotSeq: number;
@@ -16,8 +26,12 @@ export interface Recovered {
  * whose text or rebuilt state does not hash to the recorded value, or a journaled command the
  * state refuses, stops the start: the state would not be the one clients were told about.
  */
-export function recover(store: Store, options: { ignoreSnapshots?: boolean } = {}): Recovered {
-  const snapshot = options.ignoreSnapshots === true ? undefined : store.loadLatestSnapshot();
+export function recover(store: Store, options: RecoverOptions = {}): Recovered {
+  // Rows of commands after the projection mark were never written (the process stopped first):
+  // they are derived again below, which a snapshot past the mark would skip.
+  const projectedSeq = options.deriveRows === false ? Infinity : store.projectedSeq();
+  const latest = options.ignoreSnapshots === true ? undefined : store.loadLatestSnapshot();
+  const snapshot = latest !== undefined && latest.seq <= projectedSeq ? latest : undefined;
   let core: ExchangeCore;
   if (snapshot === undefined) {
     core = new ExchangeCore();
@@ -35,11 +49,15 @@ export function recover(store: Store, options: { ignoreSnapshots?: boolean } = {
   }
   const snapshotSeq = core.lastSeq;
   let replayed = 0;
-  // Rows are already in the store: the replay rebuilds state only.
+  // Rows up to the mark are in the store already: the replay rebuilds state only, then derives the rest.
   const rows = emptyDerivedRows();
+  const unwritten = emptyDerivedRows();
+  // No stream is open yet: the rows derived again need no events.
+  core.streamedAccounts = NO_ACCOUNTS;
   for (const stamped of store.readJournal(core.lastSeq)) {
+    const derive = stamped.seq > projectedSeq;
     try {
-      core.apply(stamped, rows, 'none');
+      core.apply(stamped, derive ? unwritten : rows, derive ? 'all' : 'none');
     } catch (error) {
       throw new RecoveryError(`journal replay diverged at seq ${stamped.seq} (${stamped.command.type}): ${(error as Error).message}`);
     }
@@ -47,11 +65,15 @@ export function recover(store: Store, options: { ignoreSnapshots?: boolean } = {
     // Rows the replay still makes (taker order rows, deposits) are dropped as it goes.
     if (rows.orders.length > 4096) Object.assign(rows, emptyDerivedRows());
   }
+  core.streamedAccounts = undefined;
   if (core.lastSeq !== store.lastSeq()) {
     throw new RecoveryError(`replay ended at seq ${core.lastSeq} but the journal ends at ${store.lastSeq()}`);
   }
+  if (options.deriveRows !== false) store.resetPendingRows(unwritten);
   return { core, snapshotSeq, replayed };
 }
+
+const NO_ACCOUNTS: ReadonlySet<number> = new Set();
 
 /** Records the current state with its hash. */
 export function takeSnapshot(core: ExchangeCore, store: Store): { seq: number; hash: string } {

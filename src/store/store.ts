@@ -1,8 +1,9 @@
 /**
  * The store behind the one writer: the journal of stamped commands (the source of truth), the
  * read-model tables derived from it (orders, trades, flows, deposits, withdrawals) and state
- * snapshots. A batch of commands and the rows they derived are written in one transaction, so the
- * read models are always exactly the journal's consequence.
+ * snapshots. A batch's commands are committed before it is acknowledged; the rows they derived
+ * are written in the same transaction or with a later one (the projection mark says up to which
+ * command), and always before a read of the tables, so a reader sees every acknowledged write.
  */
 
 import type {
@@ -200,10 +201,14 @@ export interface Store {
   /** Time stamp of the last journaled command; 0 when the journal is empty. */
   lastTs(): number;
   /**
-   * Writes the commands (whose seqs must continue `lastSeq()` without a gap) and the rows they
-   * derived in one transaction; throws, writing nothing, when the commit fails.
+   * Commits the commands (whose seqs must continue `lastSeq()` without a gap), with the rows they
+   * derived or with those rows queued for a later write; throws, writing nothing, when the commit fails.
    */
   appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): void;
+  /** The last command whose derived rows are in the tables (≤ `lastSeq()`). */
+  projectedSeq(): number;
+  /** Queues `rows`, derived again by the commands after `projectedSeq()`, in place of any queued before. */
+  resetPendingRows(rows: DerivedRows): void;
   /**
    * Journaled commands with seq > afterSeq, in seq order, read `batchSize` rows at a time (for
    * replay: the store takes no writes while the iteration is inside a page).

@@ -62,7 +62,8 @@ export async function startWorkerCore(options: CoreHostOptions): Promise<CoreHos
   const ready = whenReady(worker);
   ready.catch(() => undefined);
   try {
-    const recovered = recover(history);
+    // The worker derives and writes the rows its journal's tail lacks; the replica only rebuilds state.
+    const recovered = recover(history, { deriveRows: false });
     const workerSeq = await ready;
     if (workerSeq !== recovered.core.lastSeq) {
       throw new RecoveryError(`the core worker recovered to seq ${workerSeq} but its replica to ${recovered.core.lastSeq}`);

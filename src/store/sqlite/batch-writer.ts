@@ -1,12 +1,13 @@
 /**
- * Writes one batch (journal entries plus derived rows) in one transaction through statements
- * prepared once: the group commit that makes an acknowledgement durable. Rows go in multi-row
- * INSERTs of CHUNK_ROWS rows each, which costs SQLite about half the work per row of one INSERT
- * per row; the tail of a batch uses the one-row statement.
+ * Writes one batch (journal entries, and the derived rows of this and earlier batches with the
+ * projection mark) in one transaction through statements prepared once: the group commit that
+ * makes an acknowledgement durable. Rows go in multi-row INSERTs of CHUNK_ROWS rows each, which
+ * costs SQLite about half the work per row of one INSERT per row; the tail of a batch uses the
+ * one-row statement.
  */
 
 import type Database from 'better-sqlite3';
-import type { DerivedRows, ModuleRow, OrderRow, StampedCommand } from '../../core/types.js';
+import { emptyDerivedRows, type DerivedRows, type ModuleRow, type OrderRow, type StampedCommand } from '../../core/types.js';
 import {
   DEPOSIT_INSERT_COLUMNS,
   FLOW_INSERT_COLUMNS,
@@ -78,7 +79,30 @@ export function lastStates(rows: readonly OrderRow[]): readonly OrderRow[] {
   return latest.size === rows.length ? rows : [...latest.values()];
 }
 
-export type BatchWrite = (commands: readonly StampedCommand[], rows: DerivedRows) => void;
+/**
+ * Journal entries, then (when `projectedSeq` is given) derived rows and the projection mark: the
+ * tables then hold every row derived by the commands up to `projectedSeq`.
+ */
+/** The stored rows of several batches as one, in commit order: writing it leaves what writing each in turn would. */
+export function mergeRows(batches: readonly DerivedRows[]): DerivedRows {
+  const merged = emptyDerivedRows();
+  for (const rows of batches) {
+    append(merged.orders, rows.orders);
+    append(merged.trades, rows.trades);
+    append(merged.flows, rows.flows);
+    append(merged.deposits, rows.deposits);
+    append(merged.withdrawals, rows.withdrawals);
+    append(merged.moduleRows, rows.moduleRows);
+  }
+  return merged;
+}
+
+/** `into.push(...from)` without spreading a long list into arguments. */
+function append<T>(into: T[], from: readonly T[]): void {
+  for (const item of from) into.push(item);
+}
+
+export type BatchWrite = (commands: readonly StampedCommand[], rows: DerivedRows, projectedSeq: number | undefined) => void;
 
 export function prepareBatchWrite(db: Database.Database): BatchWrite {
   const journal = prepareRowsWrite(db, (n) => insertSql('journal', JOURNAL_COLUMNS, n), journalValues);
@@ -93,9 +117,12 @@ export function prepareBatchWrite(db: Database.Database): BatchWrite {
   );
 
   const moduleRows = prepareModuleRowsWrite(db);
+  const projection = db.prepare<[number]>('UPDATE projection SET seq = ? WHERE id = 1');
 
-  return db.transaction((commands: readonly StampedCommand[], rows: DerivedRows): void => {
+  return db.transaction((commands: readonly StampedCommand[], rows: DerivedRows, projectedSeq: number | undefined): void => {
     journal(commands);
+    if (projectedSeq === undefined) return;
+    projection.run(projectedSeq);
     orders(lastStates(rows.orders));
     trades(rows.trades);
     flows(rows.flows);

@@ -5,8 +5,8 @@
  */
 
 import type Database from 'better-sqlite3';
-import { formatAtto, parseSignedDecimal } from '../../core/decimal.js';
-import type { DepositRow, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
+import { formatAtto, parseSignedDecimal, unitsToAtto } from '../../core/decimal.js';
+import type { DepositRow, FlowPosting, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
 import {
   MAX_QUERY_LIMIT,
   type FlowQuery,
@@ -166,18 +166,23 @@ export class ReadModel extends StatementCache {
     return this.first(`SELECT ${WITHDRAWAL_SELECT} FROM withdrawals WHERE ${where.sql} ORDER BY withdrawal_id DESC`, where.values);
   }
 
-  flowSums(): FlowSum[] {
+  /** Per account and asset, the sum of the flow rows' changes, with `unwritten` flows (not in the table yet) added. */
+  flowSums(unwritten: readonly FlowPosting[] = []): FlowSum[] {
     const sums = new Map<number, Map<string, bigint>>();
-    for (const [accountId, asset, change] of this.flowChanges.iterate()) {
-      const atto = parseSignedDecimal(change);
-      if (atto === null) throw new Error(`flow of account ${accountId} in ${asset} has a malformed change: ${change}`);
+    const add = (accountId: number, asset: string, atto: bigint): void => {
       let byAsset = sums.get(accountId);
       if (byAsset === undefined) {
         byAsset = new Map();
         sums.set(accountId, byAsset);
       }
       byAsset.set(asset, (byAsset.get(asset) ?? 0n) + atto);
+    };
+    for (const [accountId, asset, change] of this.flowChanges.iterate()) {
+      const atto = parseSignedDecimal(change);
+      if (atto === null) throw new Error(`flow of account ${accountId} in ${asset} has a malformed change: ${change}`);
+      add(accountId, asset, atto);
     }
+    for (const flow of unwritten) add(flow.accountId, flow.asset, unitsToAtto(flow.changeAtoms, flow.precision));
     const result: FlowSum[] = [];
     for (const accountId of [...sums.keys()].sort((a, b) => a - b)) {
       const byAsset = sums.get(accountId) ?? new Map<string, bigint>();

@@ -241,6 +241,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    name: 'projection mark',
+    // The journal's seq up to which the read-model tables hold the derived rows. Until now every
+    // batch wrote its rows with its commands, so the tables are current up to the journal's end.
+    sql: `
+      CREATE TABLE projection (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL
+      ) STRICT;
+      INSERT INTO projection (id, seq) SELECT 1, coalesce(max(seq), 0) FROM journal;
+    `,
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

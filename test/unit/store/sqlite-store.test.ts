@@ -343,6 +343,7 @@ describe('SqliteStore on a file', () => {
         { version: 4, name: 'area B payment orders' },
         { version: 5, name: 'area B webhooks and their outbox' },
         { version: 6, name: 'write probe' },
+        { version: 7, name: 'projection mark' },
       ]);
     } finally {
       reader.close();
@@ -357,7 +358,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (6)',
+      'database schema version 99 is newer than this server knows (7)',
     );
   });
 });
