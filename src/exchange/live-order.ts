@@ -1,6 +1,7 @@
 import { formatUnits } from '../core/decimal.js';
 import type { OrderRow, OrderStatus, OrderType, Side, TimeInForce } from '../core/types.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
+import { perSpec } from './per-spec.js';
 
 /** An order the core still tracks: open (resting) or being processed in the current command. */
 export interface LiveOrder {
@@ -65,17 +66,8 @@ class AmountTexts {
   }
 }
 
-const textsBySpec = new WeakMap<SymbolSpec, AmountTexts>();
-
-/** The symbol's cached amount texts (a spec's tick and lot sizes never change). */
-export function amountTexts(spec: SymbolSpec): AmountTexts {
-  let texts = textsBySpec.get(spec);
-  if (texts === undefined) {
-    texts = new AmountTexts(spec);
-    textsBySpec.set(spec, texts);
-  }
-  return texts;
-}
+/** The symbol's cached amount texts. */
+export const amountTexts = perSpec((spec) => new AmountTexts(spec));
 
 /** The order's record in its current state, as the store keeps it. */
 export function toOrderRow(order: LiveOrder, spec: SymbolSpec): OrderRow {

@@ -1,6 +1,18 @@
 import { ATTO_ONE, parseDecimal } from '../core/decimal.js';
-import { reject } from '../core/errors.js';
+import { reject, type ErrorName } from '../core/errors.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
+import { perSpec } from './per-spec.js';
+
+/** A value's bounds and step, in atto, with the refusal for each rule it can break. */
+interface RangeFilter {
+  param: string;
+  min: bigint;
+  max: bigint;
+  step: bigint;
+  belowMin: ErrorName;
+  aboveMax: ErrorName;
+  offStep: ErrorName;
+}
 
 /** Texts a cache holds before it starts afresh: a bound on memory, far above a market's working set. */
 const CACHE_LIMIT = 4096;
@@ -16,34 +28,49 @@ export class OrderFilters {
   private readonly lotsByText = new Map<string, number>();
   /** Least price ticks × lots of a LIMIT order: minNotional over tickSize × stepSize, rounded up. */
   private readonly minNotionalTickLots: bigint;
+  private readonly priceFilter: RangeFilter;
+  private readonly quantityFilter: RangeFilter;
 
-  constructor(private readonly spec: SymbolSpec) {
+  constructor(spec: SymbolSpec) {
     const unit = spec.tickSizeAtto * spec.stepSizeAtto;
     this.minNotionalTickLots = (spec.minNotionalAtto * ATTO_ONE + unit - 1n) / unit;
+    this.priceFilter = {
+      param: 'price',
+      min: spec.minPriceAtto,
+      max: spec.maxPriceAtto,
+      step: spec.tickSizeAtto,
+      belowMin: 'PRICE_TOO_LOW',
+      aboveMax: 'PRICE_TOO_HIGH',
+      offStep: 'PRICE_OFF_TICK',
+    };
+    this.quantityFilter = {
+      param: 'quantity',
+      min: spec.minQtyAtto,
+      max: spec.maxQtyAtto,
+      step: spec.stepSizeAtto,
+      belowMin: 'QTY_TOO_SMALL',
+      aboveMax: 'QTY_TOO_LARGE',
+      offStep: 'QTY_OFF_STEP',
+    };
   }
 
   /** The price in ticks, or the order's refusal: malformed (-1102), or the price filter it breaks. */
   priceTicks(text: string): number {
-    const known = this.priceTicksByText.get(text);
-    if (known !== undefined) return known;
-    const spec = this.spec;
-    const priceAtto = parseDecimal(text) ?? reject('MANDATORY_PARAM', ['price']);
-    if (priceAtto < spec.minPriceAtto) reject('PRICE_TOO_LOW');
-    if (priceAtto > spec.maxPriceAtto) reject('PRICE_TOO_HIGH');
-    if (priceAtto % spec.tickSizeAtto !== 0n) reject('PRICE_OFF_TICK');
-    return remember(this.priceTicksByText, text, Number(priceAtto / spec.tickSizeAtto));
+    return this.priceTicksByText.get(text) ?? remember(this.priceTicksByText, text, this.units(text, this.priceFilter));
   }
 
   /** The base quantity in lots, or the order's refusal: malformed (-1102), or the quantity filter it breaks. */
   lots(text: string): number {
-    const known = this.lotsByText.get(text);
-    if (known !== undefined) return known;
-    const spec = this.spec;
-    const qtyAtto = parseDecimal(text) ?? reject('MANDATORY_PARAM', ['quantity']);
-    if (qtyAtto < spec.minQtyAtto) reject('QTY_TOO_SMALL');
-    if (qtyAtto > spec.maxQtyAtto) reject('QTY_TOO_LARGE');
-    if (qtyAtto % spec.stepSizeAtto !== 0n) reject('QTY_OFF_STEP');
-    return remember(this.lotsByText, text, Number(qtyAtto / spec.stepSizeAtto));
+    return this.lotsByText.get(text) ?? remember(this.lotsByText, text, this.units(text, this.quantityFilter));
+  }
+
+  /** `text` in whole steps of its filter, checked against its bounds in the order of docs/spot-api.md "Order validation". */
+  private units(text: string, filter: RangeFilter): number {
+    const atto = parseDecimal(text) ?? reject('MANDATORY_PARAM', [filter.param]);
+    if (atto < filter.min) reject(filter.belowMin);
+    if (atto > filter.max) reject(filter.aboveMax);
+    if (atto % filter.step !== 0n) reject(filter.offStep);
+    return Number(atto / filter.step);
   }
 
   /** True when `lots` at `priceTicks` are worth less than minNotional. */
@@ -62,14 +89,5 @@ function remember(cache: Map<string, number>, text: string, value: number): numb
   return value;
 }
 
-const filtersBySpec = new WeakMap<SymbolSpec, OrderFilters>();
-
-/** The symbol's order filters (one per spec, made when first used). */
-export function orderFilters(spec: SymbolSpec): OrderFilters {
-  let filters = filtersBySpec.get(spec);
-  if (filters === undefined) {
-    filters = new OrderFilters(spec);
-    filtersBySpec.set(spec, filters);
-  }
-  return filters;
-}
+/** The symbol's order filters. */
+export const orderFilters = perSpec((spec) => new OrderFilters(spec));

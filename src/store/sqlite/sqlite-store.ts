@@ -63,7 +63,6 @@ const ROWS_DELAY_MS = 20;
 /** The writer's autocheckpoint, in pages: a checkpoint after the commit that grows the WAL past 16 MiB. */
 const WRITER_CHECKPOINT_PAGES = 4000;
 
-
 /** Opens (creating and migrating as needed) the database at `options.path`. */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const db = new Database(options.path);
