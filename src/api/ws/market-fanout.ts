@@ -50,6 +50,8 @@ export class MarketFanout {
   private readonly index = new SubscriptionIndex();
   /** diffDepth baselines of the symbols that have diffDepth subscriptions. */
   private readonly baselines = new Map<string, DepthBaseline>();
+  /** Buyer rows of the trades taken by `queueTrades` and not sent yet, by symbol. */
+  private readonly queuedTrades = new Map<string, TradeRow[]>();
 
   constructor(
     private readonly source: MarketSource,
@@ -66,6 +68,8 @@ export class MarketFanout {
       }
       return undefined;
     }
+    // The snapshot shows the trades committed so far: those still queued go to the subscribers before it.
+    if (topic.kind === 'trade') this.flushTrades();
     // A repeated sub is ignored: no second snapshot.
     const added: Subscription[] = request.symbols
       .filter((state) => !own.has(state.spec.symbol, topic.name))
@@ -91,23 +95,41 @@ export class MarketFanout {
     for (const subscription of own.clear()) this.forget(subscription);
   }
 
-  /** Sends the trades of a committed batch to trade subscribers, one frame per symbol. */
+  /** Sends the trades of a committed batch to trade subscribers at once, one frame per symbol. */
   onTrades(rows: readonly TradeRow[]): void {
+    this.queueTrades(rows);
+    this.flushTrades();
+  }
+
+  /**
+   * Takes a committed batch's trades for the next `flushTrades`, which sends all taken since the
+   * last in one frame per symbol. False when none concerns a trade subscriber.
+   */
+  queueTrades(rows: readonly TradeRow[]): boolean {
     const subscribed = this.index.of('trade');
-    if (subscribed.size === 0) return;
-    const bySymbol = new Map<string, TradeRow[]>();
+    if (subscribed.size === 0) return false;
+    let queued = false;
     for (const row of rows) {
       // Each trade has a buyer row and a seller row: one is enough.
       if (!row.isBuyer || !subscribed.has(row.symbol)) continue;
-      const list = bySymbol.get(row.symbol);
-      if (list === undefined) bySymbol.set(row.symbol, [row]);
+      const list = this.queuedTrades.get(row.symbol);
+      if (list === undefined) this.queuedTrades.set(row.symbol, [row]);
       else list.push(row);
+      queued = true;
     }
+    return queued;
+  }
+
+  /** Sends the trades taken since the last flush to the trade subscribers of their symbols. */
+  flushTrades(): void {
+    if (this.queuedTrades.size === 0) return;
+    const subscribed = this.index.of('trade');
     const now = this.clock();
-    for (const [symbol, trades] of bySymbol) {
+    for (const [symbol, trades] of this.queuedTrades) {
       const publish = new FramePublish(JSON.stringify(trades.map(tradeItemOfBuyerRow)), false, now);
       for (const subscription of subscribed.get(symbol) ?? []) send(subscription, publish);
     }
+    this.queuedTrades.clear();
   }
 
   /** bookTicker: the best levels, when they changed. */

@@ -16,6 +16,13 @@ const IDLE_MS = 300_000;
 const BOOK_TICKER_MS = 100;
 const DEPTH_MS = 300;
 const STATS_MS = 1000;
+/**
+ * Trades committed within this window go out together, one frame per symbol: at a few hundred
+ * commits a second, a frame per commit to each of 1,000 subscribers was most of the server's work.
+ * bench/ws, 1,000 subscribers: orders at 22% of the rate without them (a frame per commit), 46%
+ * with 10 ms (trade p99 to receipt 42 ms), 59% with 20 ms (p99 53 ms, past the 50 ms bound).
+ */
+const TRADE_MS = 10;
 /** A request names at most 200 pairs; this is ample for one and keeps a hostile frame small. */
 const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
 /** How long a closing server waits for a client's close handshake before dropping the socket. */
@@ -37,6 +44,8 @@ export interface MarketStreamOptions {
   backlogCheckIntervalMs?: number;
   /** A slow reader's time to take its close frame before it is dropped; default 2 s. */
   slowReaderCloseGraceMs?: number;
+  /** How long committed trades may wait to go out together; default TRADE_MS. */
+  tradeWindowMs?: number;
 }
 
 export interface MarketStreams extends UpgradeRoute {
@@ -90,6 +99,11 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
   ];
   for (const timer of timers) timer.unref();
   let closing: Promise<void> | undefined;
+  let tradeTimer: NodeJS.Timeout | undefined;
+  const flushTrades = (): void => {
+    tradeTimer = undefined;
+    fanout.flushTrades();
+  };
 
   const accept = (ws: WebSocket, ip: string): void => {
     sockets.set(ws, ip);
@@ -123,11 +137,14 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
       completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, ip));
     },
     onCommit(info) {
-      if (info.rows.trades.length > 0) fanout.onTrades(info.rows.trades);
+      if (info.rows.trades.length === 0 || !fanout.queueTrades(info.rows.trades) || tradeTimer !== undefined) return;
+      tradeTimer = setTimeout(flushTrades, options.tradeWindowMs ?? TRADE_MS);
+      tradeTimer.unref();
     },
     close() {
       closing ??= (async () => {
         for (const timer of timers) clearInterval(timer);
+        clearTimeout(tradeTimer);
         backlog.stop();
         await Promise.all([...sockets.keys()].map(closeSocket));
         await new Promise<void>((resolve) => wss.close(() => resolve()));

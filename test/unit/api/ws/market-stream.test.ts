@@ -128,6 +128,32 @@ describe('a market socket', () => {
     await probe.close();
   });
 
+  it('when trades commit in two batches within the window, then they come in one frame in commit order, and a socket subscribing in between sees them in its snapshot only', async () => {
+    // A window far longer than the test: only the late subscription sends the queued trades.
+    await s.stop();
+    s = await serve({ tradeWindowMs: 60_000 });
+    const early = await MarketProbe.open(`${s.url}/openapi/quote/ws/v1`);
+    expect(await early.ask({ event: 'sub', topic: 'trade', symbol: 'ETHUSDT' })).toMatchObject({ data: [], f: true });
+    const seller = s.h.funded({ ETH: '1' });
+    const buyer = s.h.funded({ USDT: '10000' });
+    s.h.place(limit(seller, 'ETHUSDT', 'SELL', '2000', '1'));
+    for (const quantity of ['0.1', '0.2']) {
+      s.h.place(limit(buyer, 'ETHUSDT', 'BUY', '2000', quantity));
+      s.market.onTrades(s.h.lastRows.trades);
+      s.streams.onCommit({ rows: s.h.lastRows });
+    }
+    expect(await early.ask({ ping: 1 })).toEqual({ pong: 1 });
+    const late = await MarketProbe.open(`${s.url}/openapi/quote/ws/v1`);
+    const snapshot = (await late.ask({ event: 'sub', topic: 'trade', symbol: 'ETHUSDT' })) as { data: { q: string }[] };
+    expect(snapshot.data.map((t) => t.q)).toEqual(['0.1', '0.2']);
+    const frame = (await early.next()) as { data: { v: string; q: string }[]; f: boolean };
+    expect([frame.f, frame.data.map((t) => [t.v, t.q])]).toEqual([false, [['1', '0.1'], ['2', '0.2']]]);
+    // The late socket's next frame is the answer to its ping: the queued trades were not sent to it again.
+    expect(await late.ask({ ping: 2 })).toEqual({ pong: 2 });
+    await early.close();
+    await late.close();
+  });
+
   it('when params.binary is true, then frames are gzip-compressed binary frames of the same JSON', async () => {
     const probe = await MarketProbe.open(`${s.url}/openapi/ws/quote/v1`);
     probe.send({ event: 'sub', topic: 'bookTicker', symbol: 'BTCUSDT', params: { binary: 'true' } });
