@@ -27,10 +27,37 @@ function sideChanges(before: ReadonlyMap<number, number>, after: ReadonlyMap<num
   return changed.map(([price, lots]) => [priceText(price, state), lots === 0 ? '0' : levelQty(lots, state)]);
 }
 
+/** The levels formatted for one book version, by limit. */
+interface FormattedLevels {
+  version: number;
+  byLimit: Map<number, LevelChanges>;
+}
+
+const formattedLevels = new WeakMap<object, FormattedLevels>();
+
+/**
+ * The book's best `limit` levels per side as `[price, qty]` texts, best first. Formatted once per
+ * book version and limit: when many sockets subscribe at once (a reconnect storm), each snapshot
+ * shares them. The arrays are shared: callers only read them.
+ */
+export function bookLevels(state: SymbolState, limit: number): LevelChanges {
+  const book = state.book;
+  let formatted = formattedLevels.get(book);
+  if (formatted === undefined || formatted.version !== book.version) {
+    formatted = { version: book.version, byLimit: new Map() };
+    formattedLevels.set(book, formatted);
+  }
+  let levels = formatted.byLimit.get(limit);
+  if (levels === undefined) {
+    levels = { bids: levelPairs(book.bids.topLevels(limit), state), asks: levelPairs(book.asks.topLevels(limit), state) };
+    formatted.byLimit.set(limit, levels);
+  }
+  return levels;
+}
+
 /** The whole book (to the bound), best first: a diffDepth snapshot. */
 export function wholeBook(state: SymbolState): LevelChanges {
-  const { bids, asks } = state.book;
-  return { bids: levelPairs(bids.topLevels(MAX_DIFF_LEVELS), state), asks: levelPairs(asks.topLevels(MAX_DIFF_LEVELS), state) };
+  return bookLevels(state, MAX_DIFF_LEVELS);
 }
 
 /**

@@ -2,7 +2,8 @@ import type { TradeRow } from '../../core/types.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { Bar } from '../../market/kline-series.js';
 import type { MarketData, PublicTrade } from '../../market/market-data.js';
-import { bestLevels, levelPairs, ticker24h } from '../spot/market-views.js';
+import { bestLevels, ticker24h } from '../spot/market-views.js';
+import { bookLevels } from './depth-diff.js';
 import { attoText, EXCHANGE_ID } from '../spot/views.js';
 
 /** The `data` items of each market stream topic (docs/websocket.md "Market stream"), field for field. */
@@ -64,15 +65,8 @@ export interface DepthItem {
 
 /** The book's best `limit` levels per side; `v` is A5's `lastUpdateId` now. */
 export function depthItem(state: SymbolState, limit: number, now: number): DepthItem {
-  const book = state.book;
-  return {
-    e: EXCHANGE_NUMBER,
-    s: state.spec.symbol,
-    t: now,
-    v: String(book.version),
-    b: levelPairs(book.bids.topLevels(limit), state),
-    a: levelPairs(book.asks.topLevels(limit), state),
-  };
+  const levels = bookLevels(state, limit);
+  return { e: EXCHANGE_NUMBER, s: state.spec.symbol, t: now, v: String(state.book.version), b: levels.bids, a: levels.asks };
 }
 
 /** A diffDepth item: changed levels, best first, a deleted level with qty `"0"`. */
