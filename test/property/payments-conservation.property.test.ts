@@ -673,7 +673,8 @@ describe('payments: conservation under any interleaving of area B part 1 and are
           h.store.close();
         }
       }),
-      { numRuns: 500 },
+      // Seeded, as payment-orders.property.test.ts: the coverage below counts what random stories reached.
+      { numRuns: 500, seed: 20_261_128 },
     );
     // The streams must reach every part of the lifecycle, or the property says little.
     const times = (what: string): number => seen.get(what) ?? 0;
