@@ -45,6 +45,8 @@ function runCoreWorker(port: MessagePort, data: CoreWorkerData): void {
     return;
   }
   const { core, store, sequencer } = writer;
+  // The streams are the HTTP thread's, fed by its replica: events made here would reach no one.
+  core.streamedAccounts = new Set();
   const settle = (id: number, outcome: Outcome): void => {
     // One message per batch: the outcomes are settled together, inside the batch's turn.
     if (settled.length === 0) queueMicrotask(sendSettled);
