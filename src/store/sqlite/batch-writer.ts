@@ -79,10 +79,6 @@ export function lastStates(rows: readonly OrderRow[]): readonly OrderRow[] {
   return latest.size === rows.length ? rows : [...latest.values()];
 }
 
-/**
- * Journal entries, then (when `projectedSeq` is given) derived rows and the projection mark: the
- * tables then hold every row derived by the commands up to `projectedSeq`.
- */
 /** The stored rows of several batches as one, in commit order: writing it leaves what writing each in turn would. */
 export function mergeRows(batches: readonly DerivedRows[]): DerivedRows {
   const merged = emptyDerivedRows();
@@ -102,6 +98,10 @@ function append<T>(into: T[], from: readonly T[]): void {
   for (const item of from) into.push(item);
 }
 
+/**
+ * Journal entries, then (when `projectedSeq` is given) derived rows and the projection mark: the
+ * tables then hold every row derived by the commands up to `projectedSeq`.
+ */
 export type BatchWrite = (commands: readonly StampedCommand[], rows: DerivedRows, projectedSeq: number | undefined) => void;
 
 export function prepareBatchWrite(db: Database.Database): BatchWrite {
