@@ -24,6 +24,40 @@ export function levelPairs(levels: readonly PriceLevel[], state: SymbolState): [
   return levels.map((level) => [priceText(level.priceTicks, state), levelQty(level.totalLots, state)]);
 }
 
+/** `[price, qty]` texts of both sides of a book. */
+export interface LevelChanges {
+  bids: [string, string][];
+  asks: [string, string][];
+}
+
+/** The levels formatted for one book version, by limit. */
+interface FormattedLevels {
+  version: number;
+  byLimit: Map<number, LevelChanges>;
+}
+
+const formattedLevels = new WeakMap<object, FormattedLevels>();
+
+/**
+ * The book's best `limit` levels per side as `[price, qty]` texts, best first. Formatted once per
+ * book version and limit: when many sockets subscribe at once (a reconnect storm), each snapshot
+ * shares them. The arrays are shared: callers only read them.
+ */
+export function bookLevels(state: SymbolState, limit: number): LevelChanges {
+  const book = state.book;
+  let formatted = formattedLevels.get(book);
+  if (formatted === undefined || formatted.version !== book.version) {
+    formatted = { version: book.version, byLimit: new Map() };
+    formattedLevels.set(book, formatted);
+  }
+  let levels = formatted.byLimit.get(limit);
+  if (levels === undefined) {
+    levels = { bids: levelPairs(book.bids.topLevels(limit), state), asks: levelPairs(book.asks.topLevels(limit), state) };
+    formatted.byLimit.set(limit, levels);
+  }
+  return levels;
+}
+
 export interface BestLevels {
   bidPrice: string;
   bidQty: string;

@@ -4,7 +4,7 @@ import { KLINE_INTERVALS, isKlineInterval, nextBarOpenTime } from '../../market/
 import { JsonText, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
 import { readInt, readLimit, readString, readTimeRange, type Params } from '../params.js';
 import { symbolParam } from './orders.js';
-import { bestLevels, levelPairs, orZero, ticker24h } from './market-views.js';
+import { bestLevels, bookLevels, orZero, ticker24h } from './market-views.js';
 import { arrayOf, boolean, digits, integer, millis, object, decimal } from '../response-schema.js';
 import {
   bookTickerExample,
@@ -74,10 +74,7 @@ function depthLevels(state: SymbolState, limit: number): DepthView {
   const view: DepthView = {
     version: state.book.version,
     limit,
-    levelsJson: JSON.stringify({
-      bids: levelPairs(state.book.bids.topLevels(limit), state),
-      asks: levelPairs(state.book.asks.topLevels(limit), state),
-    }).slice(1, -1),
+    levelsJson: JSON.stringify(bookLevels(state, limit)).slice(1, -1),
   };
   depthViews.set(state.book, view);
   return view;

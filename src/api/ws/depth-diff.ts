@@ -1,17 +1,12 @@
 import type { BookSide } from '../../engine/book-side.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
-import { levelPairs, levelQty, priceText } from '../spot/market-views.js';
+import { bookLevels, levelQty, priceText, type LevelChanges } from '../spot/market-views.js';
 
 /**
  * Levels per side a diffDepth stream follows: "the whole book" (docs/websocket.md "Market stream") up to this bound,
  * so one frame stays bounded; a level pushed beyond it is sent as deleted.
  */
 export const MAX_DIFF_LEVELS = 5000;
-
-export interface LevelChanges {
-  bids: [string, string][];
-  asks: [string, string][];
-}
 
 /** Lots per price (ticks) of a side's best `MAX_DIFF_LEVELS` levels. */
 function sideLevels(side: BookSide): Map<number, number> {
@@ -25,34 +20,6 @@ function sideChanges(before: ReadonlyMap<number, number>, after: ReadonlyMap<num
   for (const price of before.keys()) if (!after.has(price)) changed.push([price, 0]);
   changed.sort((x, y) => (isBid ? y[0] - x[0] : x[0] - y[0]));
   return changed.map(([price, lots]) => [priceText(price, state), lots === 0 ? '0' : levelQty(lots, state)]);
-}
-
-/** The levels formatted for one book version, by limit. */
-interface FormattedLevels {
-  version: number;
-  byLimit: Map<number, LevelChanges>;
-}
-
-const formattedLevels = new WeakMap<object, FormattedLevels>();
-
-/**
- * The book's best `limit` levels per side as `[price, qty]` texts, best first. Formatted once per
- * book version and limit: when many sockets subscribe at once (a reconnect storm), each snapshot
- * shares them. The arrays are shared: callers only read them.
- */
-export function bookLevels(state: SymbolState, limit: number): LevelChanges {
-  const book = state.book;
-  let formatted = formattedLevels.get(book);
-  if (formatted === undefined || formatted.version !== book.version) {
-    formatted = { version: book.version, byLimit: new Map() };
-    formattedLevels.set(book, formatted);
-  }
-  let levels = formatted.byLimit.get(limit);
-  if (levels === undefined) {
-    levels = { bids: levelPairs(book.bids.topLevels(limit), state), asks: levelPairs(book.asks.topLevels(limit), state) };
-    formatted.byLimit.set(limit, levels);
-  }
-  return levels;
 }
 
 /** The whole book (to the bound), best first: a diffDepth snapshot. */

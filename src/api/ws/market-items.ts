@@ -2,8 +2,7 @@ import type { TradeRow } from '../../core/types.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { Bar } from '../../market/kline-series.js';
 import type { MarketData, PublicTrade } from '../../market/market-data.js';
-import { bestLevels, ticker24h } from '../spot/market-views.js';
-import { bookLevels } from './depth-diff.js';
+import { bestLevels, bookLevels, ticker24h } from '../spot/market-views.js';
 import { attoText, EXCHANGE_ID } from '../spot/views.js';
 
 /** The `data` items of each market stream topic (docs/websocket.md "Market stream"), field for field. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bookLevels, wholeBook } from '../../../../src/api/ws/depth-diff.js';
-import { levelPairs } from '../../../../src/api/spot/market-views.js';
+import { wholeBook } from '../../../../src/api/ws/depth-diff.js';
+import { bookLevels, levelPairs } from '../../../../src/api/spot/market-views.js';
 import { createCoreHarness, limit } from '../../../support/core-harness.js';
 
 describe('book levels formatted once per book version', () => {
