@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { resolveAdminToken } from './admin-token.js';
-import { resolveWebhookKey } from './webhooks/webhook-key.js';
+import { publicKeyFingerprint, resolveWebhookKey } from './webhooks/webhook-key.js';
 import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { buildApp } from './api/app.js';
@@ -110,7 +109,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     });
     // Made on first start so that receivers can be configured before the first webhook is sent.
     const webhookKey = resolveWebhookKey(config.dataDir);
-    logger.info({ generated: webhookKey.generated, publicKeySha256: createHash('sha256').update(webhookKey.publicKeyBase64).digest('hex') }, 'webhook signing key ready');
+    logger.info({ generated: webhookKey.generated, publicKeySha256: publicKeyFingerprint(webhookKey.publicKeyBase64) }, 'webhook signing key ready');
     const sender = new WebhookSender();
     const webhooks = new WebhookDeliveryWorker({
       core,

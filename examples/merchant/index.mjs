@@ -8,6 +8,8 @@
 // from <BOURSE_DATA>/demo-credentials.json (BOURSE_DATA defaults to ./data, where `npm start` keeps it);
 // EXAMPLE_TIMEOUT_MS (default 60000).
 // Exits 0 once the order's status 60 (released) has arrived as a verified webhook, 1 otherwise.
+// The user's ORDER_WEBHOOK is left as it was found: one that already existed is pointed here for the
+// run and put back at the end (Ctrl-C included), one registered here is deleted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -84,20 +86,43 @@ async function waitForStatus(orderId, status) {
 
 /**
  * B36 registers the receiver for ORDER_WEBHOOK. There is one webhook per event type and user, so
- * after an earlier run B36 answers -1174 with its webhookId: B38 then points that one here (and
- * enables it, in case it was disabled).
+ * after an earlier registration (this example's, your own, or a running `bourse webhooks receive`)
+ * B36 answers -1174 with its webhookId. This run then borrows that webhook: B38 points it here
+ * (and enables it), which takes the user's order events away from wherever they went, so the log
+ * says so, and `release` puts the URL and status back when the run ends.
  */
-async function registerWebhook(bourse, url) {
+async function borrowWebhook(bourse, url) {
   try {
     const hook = await bourse.call('POST', '/v2/webhook', { eventType: 'ORDER_WEBHOOK', url });
-    log('webhook', `ORDER_WEBHOOK ${hook.webhookId} registered for ${url}`);
-    return hook;
+    log('webhook', `ORDER_WEBHOOK ${hook.webhookId} registered for ${url}; deleted when this run ends`);
+    return { hook, release: () => deleteWhenSettled(bourse, hook.webhookId) };
   } catch (error) {
     if (!(error instanceof BourseError && error.code === -1174)) throw error;
-    const hook = await bourse.call('PUT', `/v2/webhook/${error.data.webhookId}`, { url, status: 10 });
-    log('webhook', `ORDER_WEBHOOK ${hook.webhookId} already registered, now sent to ${url}`);
-    return hook;
+    const { webhookId } = error.data;
+    const previous = (await bourse.call('GET', '/v2/webhooks')).find((h) => h.webhookId === webhookId);
+    const hook = await bourse.call('PUT', `/v2/webhook/${webhookId}`, { url, status: 10 });
+    log('webhook', `ORDER_WEBHOOK ${webhookId} already registered for ${previous.url} (status ${previous.status}): moved here for this run; that receiver gets no order events until the run ends and puts it back`);
+    const release = async () => {
+      await bourse.call('PUT', `/v2/webhook/${webhookId}`, { url: previous.url, status: previous.status });
+      log('webhook', `ORDER_WEBHOOK ${webhookId} put back to ${previous.url} (status ${previous.status})`);
+    };
+    return { hook, release };
   }
+}
+
+/**
+ * Deletes the webhook this run registered, so no later event goes to a receiver that is gone. First
+ * it waits (a few seconds at most) until none of its events is still pending: the last reply may be
+ * on its way to being recorded, and a delete would end that event as failed.
+ */
+async function deleteWhenSettled(bourse, webhookId) {
+  for (let i = 0; i < 50; i++) {
+    const pending = await bourse.call('GET', '/v2/webhook/events', { webhookId, status: 'PENDING', pageSize: 1 });
+    if (pending.total === 0) break;
+    await sleep(100);
+  }
+  await bourse.call('DELETE', `/v2/webhook/${webhookId}`);
+  log('webhook', `ORDER_WEBHOOK ${webhookId} deleted`);
 }
 
 /**
@@ -132,7 +157,8 @@ async function main(state) {
   // 2. The receiver listens before the webhook is registered, so no event finds it missing.
   state.receiver = await startReceiver({ onEvent, log: (text) => log('webhook', text) });
   log('receiver', `listening on ${state.receiver.url}`);
-  const hook = await registerWebhook(bourse, state.receiver.url);
+  const { hook, release } = await borrowWebhook(bourse, state.receiver.url);
+  state.release = release;
   // The key that signs every event, the same for all webhooks of this Bourse.
   state.receiver.setPublicKey(hook.publicKey);
 
@@ -176,7 +202,25 @@ async function main(state) {
   log('done', `order ${orderId} released: ${order.cryptoAmount} USDT credited to merchant ${order.merchantId}; statuses received ${statusesOf(orderId).join(', ')}`);
 }
 
+/** Puts the webhook back (once, whatever ended the run) and closes the receiver. */
+let finished;
+function finish(state) {
+  finished ??= (async () => {
+    await state.release?.().catch((error) => fail(`webhook not put back: ${error.message}`));
+    await state.receiver?.close();
+  })();
+  return finished;
+}
+
 const state = {};
+// Ctrl-C (or a kill) still puts the webhook back before the program ends.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(signal, () => {
+    log('stop', `${signal}: ending the run`);
+    // Exits once stdout has taken the last line: the flow itself is still waiting.
+    void finish(state).then(() => process.stdout.write('', () => process.exit(code)));
+  });
+}
 let exitCode = 0;
 try {
   await main(state);
@@ -192,5 +236,5 @@ try {
     fail(`         GET /v2/order/detail says status ${detail.orderStatus} (${STATUS_NAMES[detail.orderStatus] ?? '?'})${hint}`);
   }
 }
-await state.receiver?.close();
+await finish(state);
 process.exitCode = exitCode;

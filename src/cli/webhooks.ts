@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { verifyBody } from '../webhooks/signature.js';
+import { publicKeyFingerprint } from '../webhooks/webhook-key.js';
 import { adminPath } from './client.js';
 import type { CommandContext } from './commands.js';
+import { AdminApiError, CliError } from './errors.js';
 import { formatTable } from './format.js';
 
 /** A receiver reads at most this much of a request: webhook bodies are small, flat JSON. */
@@ -74,7 +76,6 @@ export function addWebhookCommands(program: Command, ctx: CommandContext, asJson
     .option('--status <code>', 'HTTP status to answer verified events with (e.g. 500 to watch the retries)', integer(100, 599), 200)
     .action(async (opts: { port: number; host: string; publicKey?: string; status: number }) => {
       const publicKey = opts.publicKey ?? (await get<{ publicKey: string }>(adminPath('webhooks', 'public-key'))).publicKey;
-      const fingerprint = createHash('sha256').update(Buffer.from(publicKey, 'base64')).digest('hex').slice(0, 16);
       const server = createServer((req, res) => receive(req, res, publicKey, opts.status, (line) => out(line), asJson()));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -82,7 +83,7 @@ export function addWebhookCommands(program: Command, ctx: CommandContext, asJson
       });
       const { port } = server.address() as AddressInfo;
       const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-      out(`listening on http://${host}:${port}/ (key sha256 ${fingerprint}…); register it with POST /v2/webhook {"eventType":…,"url":"http://${host}:${port}/"}; Ctrl-C stops\n`);
+      out(`listening on http://${host}:${port}/ (key sha256 ${publicKeyFingerprint(publicKey)}); register it with POST /v2/webhook {"eventType":…,"url":"http://${host}:${port}/"}; Ctrl-C stops\n`);
       await untilStopped(ctx.stop);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -114,7 +115,7 @@ export function addWebhookCommands(program: Command, ctx: CommandContext, asJson
         else out(rows.length === 0 ? '(none)\n' : `${eventTable(rows).join('\n')}\n`);
         return;
       }
-      await follow(ctx.stop, rows, list, opts.interval, (line) => out(line), asJson());
+      await follow(ctx.stop, rows, list, opts.interval, { print: (line) => out(line), notice: (line) => void ctx.io.stderr.write(`${line}\n`) }, asJson());
     });
 
   webhooks
@@ -184,14 +185,29 @@ function receive(req: IncomingMessage, res: ServerResponse, publicKey: string, s
 /** Events `--follow` remembers (to print each attempt once); the oldest are forgotten first. */
 const FOLLOW_MEMORY = 10_000;
 
+/** A poll that failed because the server is away (stopped, restarting, draining), not because it refused the request. */
+function serverAway(error: unknown): boolean {
+  return (error instanceof AdminApiError && error.status === 503) || (error instanceof CliError && error.exitCode === 2);
+}
+
+interface FollowOutput {
+  /** Events and attempts, on stdout (JSON lines with --json). */
+  print: (line: string) => void;
+  /** What happens to the server, on stderr, so that stdout stays the events only. */
+  notice: (line: string) => void;
+}
+
 /**
  * Polls the events changed since the last change seen (server times) and prints each new event,
- * each attempt and each end once, in the order they happened.
+ * each attempt and each end once, in the order they happened. A server that goes away (a restart)
+ * is waited for, said once when it goes and once when it is back: the events are kept in its
+ * journal, so nothing is missed meanwhile.
  */
-async function follow(stop: AbortSignal, initial: EventRow[], list: (extra: Record<string, string>) => Promise<EventRow[]>, intervalMs: number, print: (line: string) => void, json: boolean): Promise<void> {
+async function follow(stop: AbortSignal, initial: EventRow[], list: (extra: Record<string, string>) => Promise<EventRow[]>, intervalMs: number, output: FollowOutput, json: boolean): Promise<void> {
   const seen = new Map<string, { attempts: number; status: string }>();
   let cursor = 0;
-  const line = (readable: string, record: Record<string, unknown>): void => print(json ? `${JSON.stringify(record)}\n` : `${readable}\n`);
+  let away = false;
+  const line = (readable: string, record: Record<string, unknown>): void => output.print(json ? `${JSON.stringify(record)}\n` : `${readable}\n`);
   const show = (row: EventRow): void => {
     const before = seen.get(row.eventId);
     if (before === undefined) line(`${clockTime(row.createTime)}  new ${row.eventType} ${row.eventId}  user ${row.userId}  object ${row.objectId} → ${row.objectStatus}`, { kind: 'event', eventId: row.eventId, eventType: row.eventType, userId: row.userId, objectId: row.objectId, objectStatus: row.objectStatus });
@@ -206,11 +222,20 @@ async function follow(stop: AbortSignal, initial: EventRow[], list: (extra: Reco
   };
   for (const row of [...initial].reverse()) show(row);
   while (!stop.aborted) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, intervalMs);
-      stop.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
+    // The timer's abort listener is removed when it fires: one poll, one listener, none left behind.
+    await delay(intervalMs, undefined, { signal: stop }).catch(() => undefined);
     if (stop.aborted) break;
-    for (const row of await list({ changedSince: String(cursor), limit: '1000' })) show(row);
+    let rows: EventRow[];
+    try {
+      rows = await list({ changedSince: String(cursor), limit: '1000' });
+    } catch (error) {
+      if (!serverAway(error)) throw error;
+      if (!away) output.notice(`the server is away: ${(error as Error).message}. Still following: waiting for it to come back (Ctrl-C stops)`);
+      away = true;
+      continue;
+    }
+    if (away) output.notice('the server is back; following again');
+    away = false;
+    for (const row of rows) show(row);
   }
 }

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -13,6 +13,15 @@ export interface WebhookKey {
 
 export const WEBHOOK_KEY_FILE = 'webhook-key.pem';
 const RSA_BITS = 2048;
+
+/**
+ * The key's fingerprint, one form everywhere (the server's start log, `bourse webhooks receive`,
+ * docs/webhooks.md "Verifying the signature"): SHA-256 of the DER bytes that `publicKey` encodes,
+ * lowercase hex, so `openssl pkey -pubout -outform DER | openssl dgst -sha256` gives the same.
+ */
+export function publicKeyFingerprint(publicKeyBase64: string): string {
+  return createHash('sha256').update(Buffer.from(publicKeyBase64, 'base64')).digest('hex');
+}
 
 /**
  * `<dataDir>/webhook-key.pem` (PKCS#8, mode 0600), generated when missing: replacing the file and

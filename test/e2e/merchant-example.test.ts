@@ -3,15 +3,18 @@
  * examples/merchant/index.mjs` against a real Bourse with its demo data and demo market maker, as
  * after `npm start`. It gets a token, registers its receiver, quotes, places an on-ramp, has the
  * sandbox pay it and exits 0 once status 60 has arrived; its log shows each event verified, and
- * the API shows the order released and every event delivered at the first attempt. A second run
- * finds the webhook registered and moves it (B38); a rejected order makes it exit 1 and say why.
- * Its receiver refuses forged or altered requests and handles each eventId once.
+ * the API shows the order released and every event delivered at the first attempt. It leaves the
+ * user's ORDER_WEBHOOK as it found it: one it registered is deleted at the end; one that already
+ * went to a running `bourse webhooks receive` is moved for the run, said so, and put back, so that
+ * receiver gets the next order's events; Ctrl-C puts it back too. A rejected order makes it exit 1
+ * and say why. Its receiver refuses forged or altered requests and handles each eventId once.
  */
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
 import { request } from '../support/clients.js';
 import { MerchantClient } from '../support/merchant-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -26,13 +29,19 @@ interface Run {
   stderr: string;
 }
 
-/** One run of the example with only `env` (and PATH) in its environment, so nothing leaks in from the test's. */
-function runExample(env: Record<string, string>): Promise<Run> {
+/**
+ * One run of the example with only `env` (and PATH) in its environment, so nothing leaks in from the
+ * test's; `onOutput` sees stdout as it grows, and may signal the process.
+ */
+function runExample(env: Record<string, string>, onOutput?: (stdout: string, kill: (signal: NodeJS.Signals) => void) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [EXAMPLE], { cwd: REPO, env: { PATH: process.env.PATH ?? '', ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      onOutput?.(stdout, (signal) => child.kill(signal));
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_DEADLINE_MS);
     child.on('error', reject);
@@ -41,6 +50,18 @@ function runExample(env: Record<string, string>): Promise<Run> {
       resolve({ exitCode, stdout, stderr });
     });
   });
+}
+
+/** `bourse webhooks receive --port 0` in this process, as a developer leaves it running in a terminal. */
+async function cliReceiver(t: TestServer): Promise<{ url: string; output: () => string; stop: () => Promise<number> }> {
+  let output = '';
+  const controller = new AbortController();
+  const io = { stdout: { write: (text: string) => (output += text) }, stderr: { write: (text: string) => (output += text) }, env: { BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken } };
+  const exit = runCli(['webhooks', 'receive', '--port', '0'], io, { startServer: () => Promise.reject(new Error('not here')), stop: controller.signal });
+  for (let i = 0; i < 200 && !output.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 25));
+  const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+  if (url === undefined) throw new Error(`bourse webhooks receive did not listen: ${output}`);
+  return { url, output: () => output, stop: () => (controller.abort(), exit) };
 }
 
 /** The example's `event` lines: order, status and eventId of each verified webhook. */
@@ -73,37 +94,70 @@ describe('the merchant example against a real Bourse', () => {
     return { order, events: page.record.reverse() };
   }
 
-  it('when run with the demo data directory, then it exits 0 after verified events 10, 40, 50, 60 of one order, which the API shows released', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
+  it('when run with the demo data directory, then it exits 0 after verified events 10, 40, 50, 60 of one order, which the API shows released, and deletes the webhook it registered', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
     const run = await runExample({ BOURSE_URL: t.url, BOURSE_DATA: t.dataDir });
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toMatch(/^webhook +ORDER_WEBHOOK [0-9a-f]{32} registered for http:\/\/127\.0\.0\.1:\d+\/bourse-webhook$/m);
+    const registered = /^webhook +ORDER_WEBHOOK ([0-9a-f]{32}) registered for http:\/\/127\.0\.0\.1:\d+\/bourse-webhook; deleted when this run ends$/m.exec(run.stdout);
+    expect(registered).not.toBeNull();
     const events = eventsOf(run.stdout);
     expect(events.map((e) => e.status)).toEqual([10, 40, 50, 60]);
     const orderId = events[0].orderId;
     expect(events.every((e) => e.orderId === orderId)).toBe(true);
-    expect(run.stdout).toMatch(new RegExp(`^done +order ${orderId} released`, 'm'));
+    expect(run.stdout).toMatch(new RegExp(`^done +order ${orderId} released.*\nwebhook +ORDER_WEBHOOK ${registered?.[1]} deleted\n$`, 'm'));
 
     const { order, events: delivered } = await orderAndEvents(orderId);
     expect(order).toMatchObject({ orderId, orderType: 'fiat_to_crypto', merchantId: Number(t.demo.merchantId), paymentId: 58, fiat: 'MXN', fiatAmount: '1000.00', crypto: 'USDT', orderStatus: 60 });
     expect(order.traceNumber).toMatch(/^EXAMPLE-\d+$/);
     expect(order.quoteId).toMatch(/^[0-9a-f]{32}$/);
-    // The receiver answered every event at once, so none was retried.
+    // The receiver answered every event at once, so none was retried; the delete came after the last was recorded.
     expect(delivered.map((e) => [e.eventId, e.objectStatus, e.status, e.attempts])).toEqual(events.map((e) => [e.eventId, String(e.status), 'DELIVERED', 1]));
+    expect(await client.ok('GET', '/v2/webhooks')).toEqual([]);
+    const deleted = await client.ok<{ webhookId: string }[]>('GET', '/v2/webhooks', { status: 30 });
+    expect(deleted.map((h) => h.webhookId)).toEqual([registered?.[1]]);
   });
 
-  it('when run again with the key in the environment, then B36 finds the webhook, B38 moves it to the new receiver, and the new order reaches 60', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
-    const run = await runExample({ BOURSE_URL: t.url, BOURSE_API_KEY: t.demo.merchantApiKey, BOURSE_SECRET_KEY: t.demo.merchantSecretKey, BOURSE_MERCHANT_ID: t.demo.merchantId });
-    expect(run.stderr).toBe('');
-    expect(run.exitCode).toBe(0);
-    const moved = /^webhook +ORDER_WEBHOOK ([0-9a-f]{32}) already registered, now sent to (\S+)$/m.exec(run.stdout);
-    expect(moved).not.toBeNull();
-    const events = eventsOf(run.stdout);
-    expect(events.map((e) => e.status)).toEqual([10, 40, 50, 60]);
-    const { order } = await orderAndEvents(events[0].orderId);
-    expect(order.orderStatus).toBe(60);
-    const hooks = await client.ok<{ webhookId: string; url: string; status: number }[]>('GET', '/v2/webhooks');
-    expect(hooks.map((h) => [h.webhookId, h.url, h.status])).toEqual([[moved?.[1], moved?.[2], 10]]);
+  it('when an ORDER_WEBHOOK already goes to a running bourse webhooks receive, then the run says it moves it, puts it back at the end, and that receiver gets the next order', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
+    const receiver = await cliReceiver(t);
+    try {
+      const { webhookId } = await client.ok<{ webhookId: string }>('POST', '/v2/webhook', { eventType: 'ORDER_WEBHOOK', url: receiver.url });
+      const run = await runExample({ BOURSE_URL: t.url, BOURSE_API_KEY: t.demo.merchantApiKey, BOURSE_SECRET_KEY: t.demo.merchantSecretKey, BOURSE_MERCHANT_ID: t.demo.merchantId });
+      expect(run.stderr).toBe('');
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toContain(`webhook   ORDER_WEBHOOK ${webhookId} already registered for ${receiver.url} (status 10): moved here for this run; that receiver gets no order events until the run ends and puts it back\n`);
+      expect(run.stdout).toMatch(new RegExp(`\nwebhook +ORDER_WEBHOOK ${webhookId} put back to ${receiver.url.replace(/[.]/g, '\\.')} \\(status 10\\)\n$`));
+      const events = eventsOf(run.stdout);
+      expect(events.map((e) => e.status)).toEqual([10, 40, 50, 60]);
+      expect((await orderAndEvents(events[0].orderId)).order.orderStatus).toBe(60);
+      expect(receiver.output()).not.toContain(`order ${events[0].orderId}`);
+
+      const hooks = await client.ok<{ webhookId: string; url: string; status: number }[]>('GET', '/v2/webhooks');
+      expect(hooks.map((h) => [h.webhookId, h.url, h.status])).toEqual([[webhookId, receiver.url, 10]]);
+      const next = await client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_crypto', { country: 'Mexico', fiat: 'MXN', crypto: 'USDT', fiatAmount: '100.00', paymentId: 58 });
+      await t.server.webhooks.idle();
+      expect(receiver.output()).toMatch(new RegExp(`ORDER_WEBHOOK  event [0-9a-f]{32}  attempt 1  order ${next.orderId} → 10  signature ok`));
+    } finally {
+      expect(await receiver.stop()).toBe(0);
+    }
+  });
+
+  it('when stopped with Ctrl-C while the order waits for review, then it says so, puts the webhook back and exits 130', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
+    const [before] = await client.ok<{ webhookId: string; url: string; status: number }[]>('GET', '/v2/webhooks');
+    await client.ok('PUT', '/sandbox/v2/modes', { orderReview: 'manual' });
+    try {
+      let interrupted = false;
+      const run = await runExample({ BOURSE_URL: t.url, BOURSE_DATA: t.dataDir }, (stdout, kill) => {
+        if (interrupted || !/^event +order \d+ status 10 /m.test(stdout)) return;
+        interrupted = true;
+        kill('SIGINT');
+      });
+      expect(run.exitCode).toBe(130);
+      expect(run.stdout).toMatch(new RegExp(`\nstop +SIGINT: ending the run\nwebhook +ORDER_WEBHOOK ${before.webhookId} put back to .* \\(status 10\\)\n$`));
+      const hooks = await client.ok<{ webhookId: string; url: string; status: number }[]>('GET', '/v2/webhooks');
+      expect(hooks).toEqual([expect.objectContaining({ webhookId: before.webhookId, url: before.url, status: before.status })]);
+    } finally {
+      await client.ok('PUT', '/sandbox/v2/modes', { orderReview: 'approve' });
+    }
   });
 
   it('when the sandbox rejects the order in review, then it exits 1 and says the order was canceled and why', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {

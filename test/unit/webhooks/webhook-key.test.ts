@@ -1,9 +1,10 @@
-import { createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveWebhookKey, WEBHOOK_KEY_FILE } from '../../../src/webhooks/webhook-key.js';
+import { publicKeyFingerprint, resolveWebhookKey, WEBHOOK_KEY_FILE } from '../../../src/webhooks/webhook-key.js';
 
 describe('webhook signing key (docs/operating.md "Merchant payments settings", docs/webhooks.md "Verifying the signature")', () => {
   let dir: string;
@@ -31,6 +32,14 @@ describe('webhook signing key (docs/operating.md "Merchant payments settings", d
     const publicKey = createPublicKey({ key: Buffer.from(key.publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
     expect(verify('sha256', body, publicKey, signature)).toBe(true);
     expect(verify('sha256', Buffer.from('{"eventId":"0c1e"}'), publicKey, signature)).toBe(false);
+  });
+
+  it('when fingerprinted, then it is the SHA-256 of the DER public key in hex, as openssl computes it from the key file, not of the base64 text', () => {
+    const key = resolveWebhookKey(dir);
+    const der = execFileSync('openssl', ['pkey', '-in', path.join(dir, WEBHOOK_KEY_FILE), '-pubout', '-outform', 'DER']);
+    const fromOpenssl = /([0-9a-f]{64})\s*$/.exec(execFileSync('openssl', ['dgst', '-sha256'], { input: der }).toString('utf8'))?.[1];
+    expect(publicKeyFingerprint(key.publicKeyBase64)).toBe(fromOpenssl);
+    expect(publicKeyFingerprint(key.publicKeyBase64)).not.toBe(createHash('sha256').update(key.publicKeyBase64).digest('hex'));
   });
 
   it('when the file holds a key that is not RSA, then the start stops with the reason', () => {
