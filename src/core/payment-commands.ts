@@ -2,7 +2,8 @@
  * Commands of the payments module (area B). As all commands, plain JSON: amounts are decimal
  * strings, random values (tokens, link tokens) are drawn outside the core and carried inside.
  * `userId` is the caller's scope: another user's objects are treated as nonexistent. Commands a
- * docs/merchant-payments.md "The simulator and the sandbox API" admin call issues carry `userId: 0` (any object).
+ * docs/merchant-payments.md "The simulator and the sandbox API" admin call issues on an existing object carry `userId: 0` (any object); a create
+ * always carries the user it is for, and the module refuses one for user 0.
  */
 
 export interface PaymentsSetUpCommand {

@@ -4,6 +4,7 @@ import type { Beneficiary, Merchant, MerchantAccount, SandboxModes } from '../..
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import type { FundingRecordRow } from '../../store/store.js';
 import type { Command } from '../../core/types.js';
+import type { ParamDoc } from '../endpoint.js';
 import { ORDER_KINDS } from '../../payments/orders.js';
 import { pathId } from '../merchant/beneficiaries.js';
 import { CREATE_PARAMS, createOrder, orderDetailOf } from '../merchant/orders.js';
@@ -15,14 +16,17 @@ import { beneficiaryView, fundingView, merchantAccountView, merchantView, monthU
 const DECISIONS = ['approve', 'reject'] as const;
 
 /**
- * The user a docs/merchant-payments.md "The simulator and the sandbox API" call acts for: the token's, or for an operator call without an object id the
- * `userId` of the query (required there).
+ * A docs/merchant-payments.md "The simulator and the sandbox API" route that names no object acts for one user: the token's, or for an operator call the
+ * `userId` of the query (required there). The handler then sees the operator as that user, not as
+ * user 0, which the core reads as "any object" and which a create would make the owner.
  */
-function subjectUser(ctx: MerchantContext): number {
-  if (!ctx.admin) return ctx.userId;
-  const userId = ctx.params.int('userId', { required: true, min: 1 });
-  if (ctx.exchange.core.ledger.users.get(userId)?.userType !== 'merchant') refuse('NOT_API_USER', `User ${userId} is not a merchant user`);
-  return userId;
+function forUser(handler: MerchantEndpoint['handler']): MerchantEndpoint['handler'] {
+  return (ctx) => {
+    if (!ctx.admin) return handler(ctx);
+    const userId = ctx.params.int('userId', { required: true, min: 1 });
+    if (ctx.exchange.core.ledger.users.get(userId)?.userType !== 'merchant') refuse('NOT_API_USER', `User ${userId} is not a merchant user`);
+    return handler({ ...ctx, userId });
+  };
 }
 
 function merchantIdOf(ctx: MerchantContext): number {
@@ -35,18 +39,17 @@ function reason(ctx: MerchantContext, name: string): { [key: string]: string } {
 }
 
 function modes(ctx: MerchantContext): SandboxModes {
-  return ctx.exchange.core.payments.modesOf(subjectUser(ctx));
+  return ctx.exchange.core.payments.modesOf(ctx.userId);
 }
 
 function setModes(ctx: MerchantContext): Promise<unknown> {
-  const userId = subjectUser(ctx);
   const names: (keyof SandboxModes)[] = ['kyc', 'accountReview', 'beneficiaryReview', 'orderReview', 'payout', 'payoutFailCode', 'deposit'];
   const changes: Record<string, unknown> = {};
   for (const name of names) {
     if (!ctx.params.has(name)) continue;
     changes[name] = name === 'payoutFailCode' ? ctx.params.int(name, { min: -7001, max: -7000 }) : ctx.params.str(name, { max: 16 });
   }
-  return ctx.exchange.submit({ type: 'setSandboxModes', userId, modes: changes });
+  return ctx.exchange.submit({ type: 'setSandboxModes', userId: ctx.userId, modes: changes });
 }
 
 async function kyc(ctx: MerchantContext): Promise<unknown> {
@@ -156,7 +159,7 @@ async function merchantLimits(ctx: MerchantContext): Promise<unknown> {
 }
 
 async function userLimit(ctx: MerchantContext): Promise<unknown> {
-  const userId = subjectUser(ctx);
+  const { userId } = ctx;
   const monthLimit = ctx.params.dec('monthLimit', 2, { required: true, allowZero: true });
   await ctx.exchange.submit({ type: 'setUserLimit', userId, monthLimit });
   const core = ctx.exchange.core;
@@ -207,11 +210,10 @@ async function payOrder(ctx: MerchantContext): Promise<unknown> {
 }
 
 async function setPrice(ctx: MerchantContext): Promise<unknown> {
-  const userId = subjectUser(ctx);
   const from = ctx.params.str('from', { required: true, max: 16 });
   const to = ctx.params.str('to', { required: true, max: 16 });
   const price = ctx.params.dec('price', 18, { required: true });
-  return ctx.exchange.submit({ type: 'setPriceOverride', userId, from, to, price });
+  return ctx.exchange.submit({ type: 'setPriceOverride', userId: ctx.userId, from, to, price });
 }
 
 const sandbox = (id: keyof typeof ANSWERS, summary: string, method: MerchantEndpoint['method'], path: string, handler: MerchantEndpoint['handler']): MerchantEndpoint => {
@@ -219,14 +221,22 @@ const sandbox = (id: keyof typeof ANSWERS, summary: string, method: MerchantEndp
   return { id, summary, method, path: `/sandbox/v2${path}`, auth: 'SANDBOX', params: [], ...answer, handler };
 };
 
+const USER_ID_PARAM: ParamDoc = { name: 'userId', type: 'INT', description: 'with the operator token (required then): the user the call acts for' };
+
+/** A route that names no object: `forUser`, and `userId` among its parameters. */
+const sandboxForUser = (id: keyof typeof ANSWERS, summary: string, method: MerchantEndpoint['method'], path: string, handler: MerchantEndpoint['handler'], params: readonly ParamDoc[] = []): MerchantEndpoint => ({
+  ...sandbox(id, summary, method, path, forUser(handler)),
+  params: [...params, USER_ID_PARAM],
+});
+
 /** docs/merchant-payments.md "The simulator and the sandbox API" place-on-behalf ids, by kind. */
 const PLACE_IDS = ['S12', 'S13', 'S14'] as const;
 
 /** docs/merchant-payments.md "The simulator and the sandbox API" control API, the part for merchants, accounts, beneficiaries and funds. */
 export function sandboxEndpoints(): MerchantEndpoint[] {
   return [
-    sandbox('S1', 'Simulator modes', 'GET', '/modes', modes),
-    sandbox('S2', 'Change simulator modes', 'PUT', '/modes', setModes),
+    sandboxForUser('S1', 'Simulator modes', 'GET', '/modes', modes),
+    sandboxForUser('S2', 'Change simulator modes', 'PUT', '/modes', setModes),
     sandbox('S3', 'Merchant KYC action', 'POST', '/merchants/:merchantId/kyc', kyc),
     sandbox('S4', 'Merchant account review', 'POST', '/merchant/accounts/:merchantId/:fiat/review', accountReview),
     sandbox('S5', 'Beneficiary review', 'POST', '/payments/:userPaymentId/review', beneficiaryReview),
@@ -235,8 +245,8 @@ export function sandboxEndpoints(): MerchantEndpoint[] {
     sandbox('S8', 'Complete a pending funding record', 'POST', '/funding/:txId/complete', settle('complete')),
     sandbox('S9', 'Cancel a pending funding record', 'POST', '/funding/:txId/cancel', settle('cancel')),
     sandbox('S10', 'Merchant limits', 'PUT', '/merchants/:merchantId/limits', merchantLimits),
-    sandbox('S11', 'User monthly limit', 'PUT', '/user/limit', userLimit),
-    ...ORDER_KINDS.map((kind, i) => ({ ...sandbox(PLACE_IDS[i] ?? 'S12', `Place a ${kind} order for the user (status 30)`, 'POST', `/orders/${kind}`, createOrder(kind, true)), params: CREATE_PARAMS[kind] })),
+    sandboxForUser('S11', 'User monthly limit', 'PUT', '/user/limit', userLimit),
+    ...ORDER_KINDS.map((kind, i) => sandboxForUser(PLACE_IDS[i] ?? 'S12', `Place a ${kind} order for the user (status 30)`, 'POST', `/orders/${kind}`, createOrder(kind, true), CREATE_PARAMS[kind])),
     sandbox('S15', 'Review decision on an order (10 or 12)', 'POST', '/orders/:orderId/review', orderAction((ctx, orderId) => ({ type: 'reviewOrder', userId: ctx.userId, orderId, decision: ctx.params.enumOf('decision', ['approve', 'rfi', 'documents', 'reject'] as const, { required: true }) }))),
     sandbox('S16', "The bank pays an order's pay-in", 'POST', '/orders/:orderId/pay', payOrder),
     sandbox('S17', 'Payout outcome of an order (c2f 40, f2f 51)', 'POST', '/orders/:orderId/payout', orderAction((ctx, orderId) => {
@@ -246,9 +256,9 @@ export function sandboxEndpoints(): MerchantEndpoint[] {
     sandbox('S18', "Fire an order's waiting timer now", 'POST', '/orders/:orderId/expire', orderAction((ctx, orderId) => ({ type: 'expireOrder', userId: ctx.userId, orderId }))),
     sandbox('S19', 'Release an off-ramp held in 50', 'POST', '/orders/:orderId/release', orderAction((ctx, orderId) => ({ type: 'releaseOrder', userId: ctx.userId, orderId }))),
     sandbox('S20', 'Expire a quote', 'POST', '/quotes/:quoteId/expire', (ctx) => ctx.exchange.submit({ type: 'expireQuote', userId: ctx.userId, quoteId: ctx.path.quoteId ?? '' })),
-    sandbox('S21', 'Fix a price for the user', 'PUT', '/prices', setPrice),
-    sandbox('S22', "Remove the user's fixed price", 'DELETE', '/prices', (ctx) =>
-      ctx.exchange.submit({ type: 'setPriceOverride', userId: subjectUser(ctx), from: ctx.params.str('from', { required: true, max: 16 }), to: ctx.params.str('to', { required: true, max: 16 }) }),
+    sandboxForUser('S21', 'Fix a price for the user', 'PUT', '/prices', setPrice),
+    sandboxForUser('S22', "Remove the user's fixed price", 'DELETE', '/prices', (ctx) =>
+      ctx.exchange.submit({ type: 'setPriceOverride', userId: ctx.userId, from: ctx.params.str('from', { required: true, max: 16 }), to: ctx.params.str('to', { required: true, max: 16 }) }),
     ),
   ];
 }

@@ -3,7 +3,7 @@ import type { AddBeneficiaryCommand, DeleteBeneficiaryCommand, ReviewBeneficiary
 import { fiatSpec, PENDING_FUND_RAIL } from '../../payments/config.js';
 import { ownAccountKey } from '../../payments/instructions.js';
 import { BENEFICIARY_FAILED, BENEFICIARY_REVIEWING, BENEFICIARY_VALID, NORMAL, type Beneficiary } from '../../payments/model.js';
-import { merchantOf, modesOf, type PaymentsContext } from './payments-context.js';
+import { merchantOf, modesOf, ownMerchant, type PaymentsContext } from './payments-context.js';
 import { accountKey } from './payments-state.js';
 
 const PAYOUT_RAILS = new Set([58, 83, 85]);
@@ -18,7 +18,7 @@ export function beneficiaryOf(p: PaymentsContext, userId: number, userPaymentId:
 /** B25; its status follows the user's `beneficiaryReview` mode (docs/merchant-payments.md "Lifecycles"). */
 export function addBeneficiary(p: PaymentsContext, cmd: AddBeneficiaryCommand): Beneficiary {
   const { state } = p;
-  const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
+  const merchant = ownMerchant(p, cmd.userId, cmd.merchantId);
   if (merchant.status !== NORMAL) refuse('PAYMENT_ADD_NEED_PASS_KYC_OR_KYB', `Merchant ${merchant.merchantId} has not passed KYC`);
   const rail = state.config.rails.find((r) => r.paymentId === cmd.paymentId);
   if (rail === undefined || cmd.paymentId === PENDING_FUND_RAIL || !PAYOUT_RAILS.has(cmd.paymentId)) refuse('PAYMENT_INVALID', `paymentId ${cmd.paymentId} takes no beneficiaries`);

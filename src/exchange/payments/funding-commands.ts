@@ -16,7 +16,7 @@ import {
   type Payer,
 } from '../../payments/model.js';
 import { arrivalForOrder } from './order-commands.js';
-import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, staleDecision, unitsOfAtoms, type Dropped, type PaymentsContext } from './payments-context.js';
+import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, ownMerchant, staleDecision, unitsOfAtoms, type Dropped, type PaymentsContext } from './payments-context.js';
 import { accountKey } from './payments-state.js';
 
 export const FUNDING_TABLE = 'funding_records';
@@ -145,7 +145,7 @@ export function claimFunds(p: PaymentsContext, cmd: ClaimFundsCommand): FundingR
   const { state } = p;
   const earlier = cmd.clientId === '' ? undefined : state.claimClientIds.get(cmd.userId)?.get(cmd.clientId);
   if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `clientId ${cmd.clientId} was used by claim ${earlier}`, { txId: earlier });
-  const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
+  const merchant = ownMerchant(p, cmd.userId, cmd.merchantId);
   const accuracy = fiatAccuracy(p, cmd.fiat);
   openAccountOf(p, merchant, cmd.fiat);
   const amount = amountOf(cmd.amount, accuracy, 'amount');
@@ -252,8 +252,8 @@ export function transferFunds(p: PaymentsContext, cmd: TransferFundsCommand): { 
   const { state, core } = p;
   const earlier = state.transferClientIds.get(cmd.userId)?.get(cmd.clientId);
   if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `clientId ${cmd.clientId} was used`, { fromId: earlier[0], toId: earlier[1] });
-  const from = merchantOf(p, cmd.userId, cmd.fromMerchantId);
-  const to = merchantOf(p, cmd.userId, cmd.toMerchantId);
+  const from = ownMerchant(p, cmd.userId, cmd.fromMerchantId);
+  const to = ownMerchant(p, cmd.userId, cmd.toMerchantId);
   if (from.merchantId === to.merchantId) refuse('PARAM_IS_INVALID', 'toMerchantId must differ from fromMerchantId');
   const accuracy = fiatAccuracy(p, cmd.fiat);
   openAccountOf(p, from, cmd.fiat);

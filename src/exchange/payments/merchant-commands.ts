@@ -11,7 +11,7 @@ import type {
 import { fiatSpec } from '../../payments/config.js';
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import { AUTHENTICATING, FAILED, INCOMPLETE, NORMAL, type Merchant, type MerchantAccount } from '../../payments/model.js';
-import { decideLater, merchantOf, modesOf, staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
+import { decideLater, merchantOf, merchantUserOf, modesOf, ownMerchant, staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
 import { accountKey } from './payments-state.js';
 
 /** Fiats a merchant account may be opened in (B15); USD and EUR need their terms accepted first. */
@@ -30,8 +30,7 @@ function copyOf<T>(value: T): T {
 /** B13, new merchant: status 4 with a KYC link; its ledger account M is a new sub-account of the user. */
 export function createMerchant(p: PaymentsContext, cmd: CreateMerchantCommand): { merchantId: number; kycToken: string } {
   const { state, core } = p;
-  const user = core.ledger.users.get(cmd.userId);
-  if (user === undefined || user.userType !== 'merchant') refuse('NOT_API_USER', `User ${cmd.userId} is not a merchant user`);
+  const user = merchantUserOf(p, cmd.userId);
   const own = [...state.merchants.values()].filter((m) => m.userId === cmd.userId);
   const name = cmd.merchantName.toLowerCase();
   if (own.some((m) => m.merchantName.toLowerCase() === name)) refuse('MC_NAME_EXIST', `Merchant name ${cmd.merchantName} is taken`);
@@ -112,7 +111,7 @@ function scheduleKyc(p: PaymentsContext, merchant: Merchant): void {
 /** B15: opens (or re-submits) the merchant's account in a fiat (docs/merchant-payments.md "Lifecycles"). */
 export function activateMerchantAccount(p: PaymentsContext, cmd: ActivateMerchantAccountCommand): MerchantAccount {
   const { state } = p;
-  const merchant = merchantOf(p, cmd.userId, cmd.merchantId);
+  const merchant = ownMerchant(p, cmd.userId, cmd.merchantId);
   if (merchant.status !== NORMAL) refuse('NEED_PASS_KYC_OR_KYB', `Merchant ${merchant.merchantId} has not passed KYC`);
   if (!ACCOUNT_FIATS.includes(cmd.fiat) || fiatSpec(state.config, cmd.fiat) === undefined) refuse('FIAT_INVALID', `Fiat ${cmd.fiat} is not supported`);
   const key = accountKey(merchant.merchantId, cmd.fiat);
@@ -212,8 +211,7 @@ export function setMerchantLimits(p: PaymentsContext, cmd: SetMerchantLimitsComm
 
 /** docs/merchant-payments.md "The simulator and the sandbox API" user limit. */
 export function setUserLimit(p: PaymentsContext, cmd: SetUserLimitCommand): { monthLimit: string } {
-  const user = p.core.ledger.users.get(cmd.userId);
-  if (user === undefined || user.userType !== 'merchant') refuse('NOT_API_USER', `User ${cmd.userId} is not a merchant user`);
+  merchantUserOf(p, cmd.userId);
   const monthLimit = limitValue(cmd.monthLimit, 'monthLimit');
   p.state.userLimits.set(cmd.userId, monthLimit);
   return { monthLimit };

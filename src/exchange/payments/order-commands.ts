@@ -17,7 +17,7 @@ import { FAIL, ORDER, TERMINAL_STATUSES, type Money, type PaymentOrder, type Quo
 import { amountOf } from './funding-commands.js';
 import { clientPrice, overrideKey } from './order-pricing.js';
 import { enterStatus, orderOf, refundToFund, transitions, writeOrder } from './order-transitions.js';
-import { atomsOf, bankIn, staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
+import { atomsOf, bankIn, merchantUserOf, staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
 
 const REVIEWABLE = new Set<number>([ORDER.REVIEW, ORDER.RFI_UPLOADED]);
 const UPLOADABLE = new Set<number>([ORDER.RFI, ORDER.DOCUMENTS, ORDER.PENDING_PAYMENT, ORDER.PAY_IN_PENDING]);
@@ -168,6 +168,7 @@ function payIn(p: PaymentsContext, order: PaymentOrder, traceNumber: string): vo
 
 /** B22/B23 with `createQuoteId`: the price for the amount, locked for `quoteTtlMs`, single use (docs/merchant-payments.md "Quotes and orders"). */
 export function createQuote(p: PaymentsContext, cmd: CreateQuoteCommand): Quote {
+  merchantUserOf(p, cmd.userId);
   const config = p.state.config;
   const fiatFrom = fiatSpec(config, cmd.from);
   const cryptoFrom = cryptoSpec(config, cmd.from);

@@ -9,13 +9,13 @@ import { openAccountOf, amountOf, createRecord } from './funding-commands.js';
 import { addUsage, checkLimits, usageKey, usdCents, type LimitCharge } from './order-limits.js';
 import { clientPrice } from './order-pricing.js';
 import { enterStatus, reserve, writeOrder } from './order-transitions.js';
-import { atomsOf, merchantOf, type PaymentsContext } from './payments-context.js';
+import { atomsOf, ownMerchant, type PaymentsContext } from './payments-context.js';
 
 const money = (units: bigint, accuracy: number): Money => ({ units, accuracy });
 
-/** The merchant named, or the user's lowest-numbered verified one (docs/merchant-payments.md "Endpoints served": single-merchant integrations omit it). */
+/** The user's merchant named, or its lowest-numbered verified one (docs/merchant-payments.md "Endpoints served": single-merchant integrations omit it). */
 function orderMerchant(p: PaymentsContext, userId: number, merchantId: number | undefined): Merchant {
-  if (merchantId !== undefined) return merchantOf(p, userId, merchantId);
+  if (merchantId !== undefined) return ownMerchant(p, userId, merchantId);
   const own = [...p.state.merchants.values()].filter((m) => m.userId === userId && m.status === NORMAL).sort((a, b) => a.merchantId - b.merchantId);
   return own[0] ?? refuse('MC_NOT_EXIST', 'The user has no verified merchant');
 }
@@ -238,7 +238,7 @@ function planGlobal(p: PaymentsContext, cmd: CreatePaymentOrderCommand, req: Ext
   const payIn = rail(p, req.onRampPaymentId);
   if (payIn.fiat !== req.onRampFiat) refuse('PAYMENT_FIAT_AND_ORDER_NOT_MATCH', `Rail ${payIn.paymentId} takes ${payIn.fiat}, not ${req.onRampFiat}`);
   const onMerchant = verified(orderMerchant(p, cmd.userId, req.onRampMerchantId));
-  const offMerchant = verified(req.offRampMerchantId === undefined ? onMerchant : merchantOf(p, cmd.userId, req.offRampMerchantId));
+  const offMerchant = verified(req.offRampMerchantId === undefined ? onMerchant : ownMerchant(p, cmd.userId, req.offRampMerchantId));
   openAccountOf(p, onMerchant, req.onRampFiat);
   openAccountOf(p, offMerchant, req.offRampFiat);
   const beneficiary = payoutBeneficiary(p, offMerchant, req.offRampPaymentId, req.offRampFiat);

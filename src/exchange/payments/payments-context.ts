@@ -1,6 +1,6 @@
 import { refuse } from '../../core/payment-errors.js';
 import type { Command } from '../../core/types.js';
-import type { Account } from '../../ledger/account.js';
+import type { Account, User } from '../../ledger/account.js';
 import type { PostingContext } from '../../ledger/ledger.js';
 import { fiatSpec } from '../../payments/config.js';
 import { rescale } from '../../payments/money.js';
@@ -15,10 +15,29 @@ export interface PaymentsContext {
   ctx: PostingContext;
 }
 
+/**
+ * An existing merchant-type user (-5033), e.g. the one a create that names no merchant acts for,
+ * whoever calls: user 0, the operator's "any object", owns nothing, so it creates nothing.
+ */
+export function merchantUserOf(p: PaymentsContext, userId: number): User {
+  const user = p.core.ledger.users.get(userId);
+  if (user === undefined || user.userType !== 'merchant') refuse('NOT_API_USER', `User ${userId} is not a merchant user`);
+  return user;
+}
+
 /** The caller's merchant; another user's is nonexistent (docs/merchant-payments.md "Getting a token" scope). `userId` 0: any (operator). */
 export function merchantOf(p: PaymentsContext, userId: number, merchantId: number): Merchant {
+  if (userId !== 0) return ownMerchant(p, userId, merchantId);
+  return p.state.merchants.get(merchantId) ?? refuse('MC_NOT_EXIST', `Merchant ${merchantId} does not exist`);
+}
+
+/**
+ * The merchant a create names: the user's own, whoever calls (-5006). A create makes an object of
+ * the user's, so user 0 (the operator's "any object") and a user that does not exist own none.
+ */
+export function ownMerchant(p: PaymentsContext, userId: number, merchantId: number): Merchant {
   const merchant = p.state.merchants.get(merchantId);
-  if (merchant === undefined || (userId !== 0 && merchant.userId !== userId)) refuse('MC_NOT_EXIST', `Merchant ${merchantId} does not exist`);
+  if (merchant === undefined || merchant.userId !== userId) refuse('MC_NOT_EXIST', `Merchant ${merchantId} does not exist`);
   return merchant;
 }
 
