@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type onResponseHookHandler } from 'fastify';
 import { BourseError } from '../core/errors.js';
+import { PaymentError } from '../core/payment-errors.js';
 import type { Exchange } from '../exchange/exchange.js';
 import { registerOperatorRoutes } from './admin/admin-routes.js';
 import { registerSandboxPages } from './sandbox/pages.js';
@@ -9,7 +10,7 @@ import type { RateLimiter } from './auth/rate-limiter.js';
 import type { SecretBox } from './auth/secret-box.js';
 import { toPaymentError, sendEnvelopeError } from './merchant/envelope.js';
 import { isMerchantPath, registerMerchantRoutes, sendMerchantNotFound } from './merchant/merchant-routes.js';
-import type { Metrics } from './metrics.js';
+import { UNMATCHED_ROUTE, type Metrics } from './metrics.js';
 import { apiDocument } from './openapi/api-document.js';
 import { registerDocsPage } from './openapi/docs-page.js';
 import { registerWebPages } from './web/web-pages.js';
@@ -54,6 +55,7 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authenticator } {
   // New connections are served fairly under load: see request-pacer.ts.
   const pacer = new RequestPacer();
+  const unmatched = deps.metrics.routeAnswers(UNMATCHED_ROUTE);
   const app: FastifyInstance = Fastify({
     serverFactory: (handler, options) => {
       const server = createServer((request, response) => pacer.admit(() => handler(request, response)));
@@ -76,6 +78,9 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     },
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true },
+    // A path that is not percent-encoded UTF-8, or a path parameter beyond the router's 100
+    // characters, is refused before routing: in the area's format too, not Fastify's own body.
+    frameworkErrors: (error, request, reply) => answerUnrouted(request, reply, UNROUTABLE[error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'longSegment' : 'badEncoding']),
     return503OnClosing: false,
     // Requests Node's HTTP parser refuses (bytes that are not allowed in a target, contradicting
     // lengths) still get a `{code, msg}` body.
@@ -90,6 +95,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
       );
     },
   });
+  countAnswersByRoute(app, deps.metrics);
   // Every body stays the raw text it arrived as: signatures are over those bytes (docs/spot-api.md "Signing").
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -157,12 +163,57 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     normalizePeerAddress,
     deps.logger.child({ component: 'websocket' }),
   );
-  // Each area answers in its own format: area B's prefixes in its envelope, everything else as area A.
-  app.setNotFoundHandler((request, reply) =>
-    isMerchantPath(request.url) ? sendMerchantNotFound(request, reply) : sendError(reply, new BourseError('UNKNOWN_PATH'), {}, request.log),
-  );
+  app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply, undefined));
   app.setErrorHandler((error, request, reply) =>
     isMerchantPath(request.url) ? sendEnvelopeError(reply, error, {}, request.log) : sendError(reply, error, {}, request.log),
   );
+  /**
+   * A request no route takes: 404 for an unknown path or method, or 400 for a path the router
+   * cannot read (`unroutable`). Each area answers in its own format: area B's prefixes in its envelope,
+   * everything else as area A.
+   */
+  function answerUnrouted(request: FastifyRequest, reply: FastifyReply, unroutable: Unroutable | undefined): FastifyReply {
+    let answered: FastifyReply;
+    if (isMerchantPath(request.url)) {
+      answered =
+        unroutable === undefined
+          ? sendMerchantNotFound(request, reply)
+          : sendEnvelopeError(reply, new PaymentError('PARAM_IS_INVALID', unroutable.detail), {}, request.log);
+    } else {
+      const error = unroutable === undefined ? new BourseError('UNKNOWN_PATH') : new BourseError('ILLEGAL_CHARS', ['path', unroutable.range]);
+      answered = sendError(reply, error, {}, request.log);
+    }
+    unmatched.count(request.method, reply.statusCode);
+    return answered;
+  }
   return { app, auth };
+}
+
+interface Unroutable {
+  /** Area A's legal range of the path. */
+  range: string;
+  /** Area B's `detail`. */
+  detail: string;
+}
+
+/** Paths the router refuses (`frameworkErrors`), as each area words them. */
+const UNROUTABLE = {
+  badEncoding: { range: 'percent-encoded UTF-8', detail: 'path is not percent-encoded UTF-8' },
+  longSegment: { range: 'segments of at most 100 characters', detail: 'path has a segment over 100 characters' },
+} as const satisfies Record<string, Unroutable>;
+
+/**
+ * Counts every answer of every route by its template (`/openapi/v1/order`, `/admin/v1/users/:userId/balances`),
+ * never the path sent, so the labels stay bounded. Each route gets its own hook holding its
+ * counts, so a request costs no lookup of its route (docs/running.md "Observability").
+ */
+function countAnswersByRoute(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onRoute', (route) => {
+    const answers = metrics.routeAnswers(route.url);
+    const count: onResponseHookHandler = (request, reply, done) => {
+      answers.count(request.method, reply.statusCode);
+      done();
+    };
+    route.onResponse = route.onResponse === undefined ? [count] : [route.onResponse, count].flat();
+  });
 }

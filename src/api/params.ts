@@ -20,6 +20,11 @@ export class Params {
 
 export type BodyKind = 'empty' | 'form' | 'json';
 
+/** The media type of a Content-Type header, lower case and without parameters (`application/json; charset=utf-8` → `application/json`); "" when absent. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+}
+
 /**
  * How the body is encoded. An empty body carries no parameters whatever its Content-Type says
  * ("empty bodies are normal", docs/spot-api.md "Methods and parameters", and a bodiless DELETE may still name a type), so only a
@@ -27,7 +32,7 @@ export type BodyKind = 'empty' | 'form' | 'json';
  */
 export function bodyKind(rawBody: string | undefined, contentType: string | undefined): BodyKind {
   if (rawBody === undefined || rawBody.length === 0) return 'empty';
-  const media = (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+  const media = mediaType(contentType);
   if (media === '' || media === 'application/x-www-form-urlencoded') return 'form';
   if (media === 'application/json') return 'json';
   throw new BourseError('UNSUPPORTED_MEDIA');

@@ -66,9 +66,11 @@ export function buildProgram(ctx: CommandContext): Command {
     });
   user
     .command('list')
-    .description('list the users with their accounts')
-    .action(async () => {
-      await request('GET', adminPath('users'), undefined, formatUsers);
+    .description('list the users with their accounts, by userId')
+    .option('--from <userId>', 'start at this userId (the next page: the last one shown + 1)', parseCount)
+    .option('--limit <n>', 'at most this many (default 100, at most 1000)', parseCount)
+    .action(async (opts: { from?: number; limit?: number }) => {
+      await request('GET', withQuery(adminPath('users'), { fromUserId: opts.from, limit: opts.limit }), undefined, formatUsers);
     });
   user
     .command('balances <userId>')
@@ -134,8 +136,7 @@ export function buildProgram(ctx: CommandContext): Command {
     .option('--status <status>', 'only this status: PENDING, SENT or REJECTED', parseWithdrawalStatus)
     .option('--limit <n>', 'at most this many (default 100, at most 1000)', parseCount)
     .action(async (opts: { status?: string; limit?: number }) => {
-      const query = new URLSearchParams(defined({ status: opts.status, limit: opts.limit === undefined ? undefined : String(opts.limit) }) as Record<string, string>).toString();
-      await request('GET', `${adminPath('withdrawals')}${query === '' ? '' : `?${query}`}`);
+      await request('GET', withQuery(adminPath('withdrawals'), { status: opts.status, limit: opts.limit }));
     });
   withdrawal
     .command('approve <id>')
@@ -316,6 +317,12 @@ function addConfigCommands(parent: Command, path: string, request: Request, ctx:
 /** The fields that were given: an option left out is left to the server's default. */
 function defined(fields: Body): Body {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** `path?name=value&…` with the options that were given; `path` alone when none was. */
+function withQuery(path: string, fields: Readonly<Record<string, string | number | undefined>>): string {
+  const query = new URLSearchParams(Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
+  return query === '' ? path : `${path}?${query}`;
 }
 
 function splitList(text: string): string[] {

@@ -109,6 +109,25 @@ describe('operator API /admin/v1', () => {
       });
       expectRefusal(answer, 400, -1100);
     });
+
+    it.each([
+      ['text/plain', 'name=bot'],
+      ['text/plain;charset=UTF-8', '{"email":"plain@example.com"}'],
+      ['application/x-www-form-urlencoded', 'email=form@example.com'],
+    ])('when the body is sent as %s, then 415 -1000 names that type and application/json, and no user is created', async (type, body) => {
+      const before = (await op.ok<unknown[]>('GET', '/users?limit=1000')).length;
+      const answer = await request(`${t.url}/admin/v1/users`, { method: 'POST', headers: { Authorization: `Bearer ${t.adminToken}`, 'Content-Type': type }, body });
+      expectRefusal(answer, 415, -1000, `(Content-Type ${type.split(';')[0].toLowerCase()}; the operator API takes application/json)`);
+      expect((await op.ok<unknown[]>('GET', '/users?limit=1000')).length).toBe(before);
+    });
+
+    it('when a JSON body comes without a Content-Type, then it is read as JSON', async () => {
+      // A Blob without a type makes fetch send no Content-Type at all.
+      const answer = await request(`${t.url}/admin/v1/users`, { method: 'POST', headers: { Authorization: `Bearer ${t.adminToken}` }, body: new Blob(['{"email":"untyped@example.com"}']) });
+      expect(answer.status).toBe(200);
+      const users = await op.ok<{ email: string }[]>('GET', '/users?limit=1000');
+      expect(users.map((u) => u.email)).toContain('untyped@example.com');
+    });
   });
 
   describe('users, sub-accounts and API keys', () => {
@@ -497,6 +516,8 @@ describe('operator API /admin/v1', () => {
       bodyLast<Record<string, unknown>, [number]>([
       ['ordersPerSecond 0', { ordersPerSecond: 0 }, -1130],
       ['ordersPerSecond not a number', { ordersPerSecond: 'many' }, -1100],
+      ['requestWeightPerMinute -1', { requestWeightPerMinute: -1 }, -1100],
+      ['requestWeightPerMinute 1.5', { requestWeightPerMinute: 1.5 }, -1100],
       ['a default fee over 0.1', { defaultTakerFeeRate: '0.11' }, -1130],
       ['a good value next to a bad one', { ordersPerDay: 5, maxOpenOrdersPerAccount: 0 }, -1130],
       ]),
@@ -504,6 +525,16 @@ describe('operator API /admin/v1', () => {
       const before = (await admin.send('GET', '/trading/config')).body;
       expectRefusal(await admin.send('PATCH', '/trading/config', body), 400, code);
       expect((await admin.send('GET', '/trading/config')).body).toEqual(before);
+    });
+
+    it.each([
+      ['-1', -1, 400, -1100, "Illegal characters found in parameter 'requestWeightPerMinute'; legal range is '1-9007199254740991'."],
+      ['"-5"', '-5', 400, -1100, "Illegal characters found in parameter 'requestWeightPerMinute'; legal range is '1-9007199254740991'."],
+      ['0', 0, 400, -1130, "Data sent for paramter 'requestWeightPerMinute' is not valid. (legal range is 1-9007199254740991)"],
+    ])('when requestWeightPerMinute is %s, then the answer states the legal range', async (_what, value, status, code, msg) => {
+      const answer = await admin.send('PATCH', '/trading/config', { requestWeightPerMinute: value });
+      expect(answer.status).toBe(status);
+      expect(answer.body).toEqual({ code, msg });
     });
   });
 
@@ -544,6 +575,20 @@ describe('operator API /admin/v1', () => {
 
     it('when no IP is banned, then the list is empty', async () => {
       expect((await admin.send('GET', '/bans')).body).toEqual([]);
+    });
+
+    it.each(['not-an-ip%00', 'not-an-ip', '127.0.0.1%20', '300.1.2.3', '127.0.0.1%2F8'])('when the ban of %s is lifted, then 400 -1100 names ip', async (ip) => {
+      expectRefusal(await admin.send('DELETE', `/bans/${ip}`), 400, -1100, "parameter 'ip'; legal range is 'an IPv4 or IPv6 address'");
+    });
+
+    it.each([
+      ['0:0:0:0:0:0:0:1', '::1'],
+      ['2001:DB8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+      ['::ffff:127.0.0.1', '127.0.0.1'],
+    ])('when the ban of %s is lifted, then the answer names the address as bans record it (%s)', async (sent, recorded) => {
+      const answer = await admin.send('DELETE', `/bans/${encodeURIComponent(sent)}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ ip: recorded, lifted: false });
     });
   });
 

@@ -73,6 +73,23 @@ export class AdminApi {
   }
 }
 
+/** Users come in pages of at most this many (the operator API's cap on GET /users). */
+const USERS_PAGE = 1000;
+/** A bound on the pages read, so a server that keeps answering full pages cannot hold the console forever. */
+const MAX_USER_PAGES = 1000;
+
+/** Every user, read page by page by userId (GET /users answers 100 by default). */
+export async function allUsers(api: AdminApi): Promise<UserRow[]> {
+  const users: UserRow[] = [];
+  for (let page = 0; page < MAX_USER_PAGES; page++) {
+    const from = users.length === 0 ? 0 : Number(users[users.length - 1].userId) + 1;
+    const rows = await api.get<UserRow[]>(`/users?fromUserId=${from}&limit=${USERS_PAGE}`);
+    users.push(...rows);
+    if (rows.length < USERS_PAGE) break;
+  }
+  return users;
+}
+
 /** Path segments are the operator's text: escaped, never trusted to be digits. */
 export const seg = (text: string): string => encodeURIComponent(text);
 

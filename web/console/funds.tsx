@@ -1,7 +1,7 @@
 /** Deposits & withdrawals: credit a simulated arrival; list withdrawals; approve or reject the pending ones. */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { isoTime, seg, type AdminApi, type AssetRow, type UserRow, type WithdrawalRow } from './api.js';
+import { allUsers, isoTime, seg, type AdminApi, type AssetRow, type WithdrawalRow } from './api.js';
 import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, Select, Table, filled, useAction, useFields, useLoad } from './ui.js';
 
 export function FundsSection({ api }: { api: AdminApi }): JSX.Element {
@@ -14,7 +14,7 @@ export function FundsSection({ api }: { api: AdminApi }): JSX.Element {
 }
 
 function CreditDeposit({ api }: { api: AdminApi }): JSX.Element {
-  const users = useLoad(() => api.get<UserRow[]>('/users'), [api]);
+  const users = useLoad(() => allUsers(api), [api]);
   const assets = useLoad(() => api.get<AssetRow[]>('/assets'), [api]);
   const { form, set, setForm } = useFields({ accountId: '', asset: '', amount: '', txId: '' });
   return (

@@ -1,11 +1,11 @@
 /** Users & keys: list and create users; per user its balances, sub-accounts and API keys. */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { isoTime, PERMISSIONS, seg, type AdminApi, type ApiKeyRow, type BalanceRow, type CreatedApiKey, type UserRow } from './api.js';
+import { allUsers, isoTime, PERMISSIONS, seg, type AdminApi, type ApiKeyRow, type BalanceRow, type CreatedApiKey, type UserRow } from './api.js';
 import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, Select, Table, splitList, useAction, useLoad } from './ui.js';
 
 export function UsersSection({ api }: { api: AdminApi }): JSX.Element {
-  const users = useLoad(() => api.get<UserRow[]>('/users'), [api]);
+  const users = useLoad(() => allUsers(api), [api]);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const user = users.data?.find((u) => u.userId === selected);
   return (

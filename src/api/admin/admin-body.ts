@@ -1,12 +1,21 @@
 import { parseDecimal } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import { PaymentError } from '../../core/payment-errors.js';
-import { JsonNumber, parseJson, type JsonValue } from '../merchant/json-body.js';
+import { JsonNumber, parseJson, UnsafeTextError, type JsonValue } from '../merchant/json-body.js';
+import { mediaType } from '../params.js';
 
 /** An integer member's text: digits only (no sign, fraction or exponent), as area A's INT. */
 const DIGITS = /^[0-9]+$/;
 /** 2^53 − 1 has 16 digits: a longer text (leading zeros aside) is beyond every id and count. */
 const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
+const DECIMAL_RANGE = 'a decimal string: digits with one optional point, no sign or exponent';
+const TEXT_RANGE = 'text without control or bidi-override characters';
+
+export interface IntegerOptions {
+  readonly required?: boolean;
+  /** Smallest value allowed (default 0); below it is -1130 with the range in `msg`. */
+  readonly min?: number;
+}
 
 /**
  * A JSON request body of the operator API, with readers that answer the operator API's errors (docs/operating.md "Values").
@@ -17,13 +26,22 @@ const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
 export class AdminBody {
   private constructor(private readonly fields: Map<string, JsonValue>) {}
 
-  static parse(raw: string): AdminBody {
+  /**
+   * A body is JSON: sent as `application/json`, or without a Content-Type. Any other type is 415
+   * naming it, so that a client which forgot the header is told so rather than that its JSON is bad.
+   */
+  static parse(raw: string, contentType: string | undefined): AdminBody {
     if (raw.trim().length === 0) return new AdminBody(new Map());
+    const media = mediaType(contentType);
+    if (media !== '' && media !== 'application/json') {
+      throw new BourseError('UNSUPPORTED_MEDIA', [], `(Content-Type ${media}; the operator API takes application/json)`);
+    }
     let value: JsonValue;
     try {
       value = parseJson(raw);
     } catch (error) {
       // The reader is area B's; the operator API answers in area A's `{code, msg}`.
+      if (error instanceof UnsafeTextError) throw new BourseError('ILLEGAL_CHARS', [error.param, TEXT_RANGE], `(found ${error.character})`);
       if (error instanceof PaymentError) throw new BourseError('ILLEGAL_CHARS', ['body', 'a JSON object'], `(${error.detail})`);
       throw error;
     }
@@ -71,24 +89,27 @@ export class AdminBody {
     const value = this.raw(name, required);
     if (value === undefined) return undefined;
     const text = typeof value === 'string' ? value : value instanceof JsonNumber ? value.text : undefined;
-    if (text === undefined || parseDecimal(text) === null) throw new BourseError('ILLEGAL_CHARS', [name, 'a decimal string']);
+    if (text === undefined || parseDecimal(text) === null) throw new BourseError('ILLEGAL_CHARS', [name, DECIMAL_RANGE]);
     return text;
   }
 
   /**
-   * A non-negative integer id or count: a JSON number or a string, of digits only (-1100 else);
-   * beyond 2^53 − 1 it is well-formed but no id or count of Bourse (-1130), as area A's LONG.
+   * An integer id or count: a JSON number or a string, of digits only (-1100 else, as area A's
+   * INT, with the legal range in `msg`); below `min` or beyond 2^53 − 1 it is well-formed but not
+   * allowed (-1130, the range in `msg` too).
    */
-  integer(name: string, required: true): number;
-  integer(name: string, required?: false): number | undefined;
-  integer(name: string, required = false): number | undefined {
-    const value = this.raw(name, required);
+  integer(name: string, options: IntegerOptions & { required: true }): number;
+  integer(name: string, options?: IntegerOptions): number | undefined;
+  integer(name: string, options: IntegerOptions = {}): number | undefined {
+    const value = this.raw(name, options.required === true);
     if (value === undefined) return undefined;
+    const min = options.min ?? 0;
+    const range = `${min}-${Number.MAX_SAFE_INTEGER}`;
     const text = typeof value === 'string' ? value : value instanceof JsonNumber ? value.text : undefined;
-    if (text === undefined || !DIGITS.test(text)) throw new BourseError('ILLEGAL_CHARS', [name, 'an integer']);
+    if (text === undefined || !DIGITS.test(text)) throw new BourseError('ILLEGAL_CHARS', [name, range]);
     const significant = text.replace(/^0+(?=.)/, '');
-    if (significant.length > MAX_SAFE_DIGITS || BigInt(significant) > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new BourseError('INVALID_PARAM_VALUE', [name]);
+    if (significant.length > MAX_SAFE_DIGITS || BigInt(significant) > BigInt(Number.MAX_SAFE_INTEGER) || Number(significant) < min) {
+      throw new BourseError('INVALID_PARAM_VALUE', [name], `(legal range is ${range})`);
     }
     return Number(significant);
   }

@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BourseError } from '../../core/errors.js';
 import { PERMISSIONS, type AssetKind, type Command, type Permission, type SymbolStatus, type UserType } from '../../core/types.js';
@@ -6,7 +7,7 @@ import type { Exchange } from '../../exchange/exchange.js';
 import { DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
 import { defaultPaymentsConfig } from '../../payments/config.js';
 import type { Authenticator } from '../auth/authenticate.js';
-import { parseIpWhitelist } from '../auth/ip-whitelist.js';
+import { normalizePeerAddress, parseIpWhitelist } from '../auth/ip-whitelist.js';
 import { generateApiCredential } from '../auth/keys.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import { FORMATS } from '../params.js';
@@ -58,7 +59,7 @@ export function registerOperatorRoutes(app: FastifyInstance, endpoints: readonly
           if (header === undefined || !header.startsWith('Bearer ')) throw new BourseError('ADMIN_UNAUTHORIZED');
           // Hashing first makes the comparison constant-time whatever the token's length.
           if (!timingSafeEqual(digest(header.slice(7)), expectedToken)) throw new BourseError('ADMIN_INVALID_TOKEN');
-          const body = AdminBody.parse(rawParts(request).rawBody);
+          const body = AdminBody.parse(rawParts(request).rawBody, request.headers['content-type']);
           const result = await endpoint.handler({
             body,
             params: request.params as Record<string, string>,
@@ -201,7 +202,7 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
         const asset = body.string('asset', { required: true });
         const result = (await submit({
           type: 'deposit',
-          accountId: body.integer('accountId', true),
+          accountId: body.integer('accountId', { required: true }),
           asset: asset.toUpperCase(),
           amount: body.decimal('amount', true),
           txId: body.string('txId') ?? randomBytes(32).toString('hex'),
@@ -267,7 +268,7 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
         return submit({
           type: 'addAsset',
           asset,
-          precision: body.integer('precision', true),
+          precision: body.integer('precision', { required: true }),
           kind,
           fullName: body.string('fullName') ?? asset,
           chains,
@@ -363,7 +364,10 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       path: '/bans/:ip',
       response: S.liftedBan,
       example: S.EXAMPLES.liftedBan,
-      handler: ({ params }) => ({ ip: params.ip, lifted: auth.limiter.liftBan(params.ip) }),
+      handler: ({ params }) => {
+        const ip = banAddress(params.ip);
+        return { ip, lifted: auth.limiter.liftBan(ip) };
+      },
     },
     // docs/operating.md "Merchant payments settings": one journaled document, merged member by member (the core checks every member).
     {
@@ -405,7 +409,7 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       // One journaled command for every member: the core checks them all (integers ≥ 1) before it sets any.
       handler: async ({ body }) => {
         const command: Command = { type: 'setTradingConfig' };
-        for (const key of [...RATE_LIMIT_KEYS, ...CORE_COUNT_KEYS]) command[key] = body.integer(key);
+        for (const key of [...RATE_LIMIT_KEYS, ...CORE_COUNT_KEYS]) command[key] = body.integer(key, { min: 1 });
         for (const key of CORE_RATE_KEYS) command[key] = body.decimal(key);
         await submit(command);
         return configView();
@@ -422,6 +426,19 @@ export function adminEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
       handler: ({ query }) => exchange.verify({ replay: query.replay === '1' || query.replay === 'true' }),
     },
   ];
+}
+
+/**
+ * The address a ban is kept under, from the operator's text: an IPv4 or IPv6 address (-1100
+ * otherwise), IPv4-mapped IPv6 as its IPv4 and IPv6 in its one compressed form, as bans record
+ * the peer address (`0:0:0:0:0:0:0:1` lifts the ban of `::1`).
+ */
+function banAddress(text: string): string {
+  const ip = normalizePeerAddress(text);
+  const version = isIP(ip);
+  if (version === 0) throw new BourseError('ILLEGAL_CHARS', ['ip', 'an IPv4 or IPv6 address']);
+  // A zone id (`fe80::1%eth0`) is kept as sent: the URL parser, which compresses, refuses one.
+  return version === 4 || ip.includes('%') ? ip : new URL(`http://[${ip}]`).hostname.slice(1, -1);
 }
 
 /** Ids as strings in answers (docs/operating.md "Values"). */

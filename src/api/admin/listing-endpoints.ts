@@ -40,21 +40,30 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
   return [
     {
       id: 'O23',
-      summary: 'List the users with their accounts (system users left out)',
+      summary: 'List the users with their accounts, by userId (system users left out)',
       method: 'GET',
       path: '/users',
       response: arrayOf(userRow),
       example: EXAMPLES.users,
-      handler: () =>
-        [...ledger().users.values()]
-          .filter((user) => user.userType !== 'system')
+      // Paged by id rather than by offset: users created while an operator pages do not shift the pages.
+      query: [
+        { name: 'fromUserId', type: 'INT', description: 'users with this id or a higher one; the next page is from the last userId + 1' },
+        { name: 'limit', type: 'INT', description: `default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}; a shorter page is the last` },
+      ],
+      handler: ({ query }) => {
+        const fromUserId = queryInt(query, 'fromUserId', 0);
+        const limit = queryInt(query, 'limit', DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
+        return [...ledger().users.values()]
+          .filter((user) => user.userType !== 'system' && user.userId >= fromUserId)
           .sort((a, b) => a.userId - b.userId)
+          .slice(0, limit)
           .map((user) => ({
             userId: String(user.userId),
             email: user.email,
             type: user.userType,
             accounts: user.accountIds.map((accountId) => accountView(ledger().account(accountId))),
-          })),
+          }));
+      },
     },
     {
       id: 'O24',

@@ -4,7 +4,8 @@
  * and Node 20's reviver does not see the source text, so the decimal rules could not be applied to
  * what the client actually sent. This reader validates RFC 8259 itself and keeps the literals.
  */
-import { invalidParam } from '../../core/payment-errors.js';
+import { invalidParam, PaymentError } from '../../core/payment-errors.js';
+import { unsafeCharacter } from '../../payments/validation/formats.js';
 
 /** A JSON number as its literal text (`100.50`, `1e3`): readers decide what they accept. */
 export class JsonNumber {
@@ -25,6 +26,31 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const LITERAL = /true|false|null/y;
 /** A lone surrogate (from a `\uD800` escape) is no character: it cannot be stored or echoed as UTF-8. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A text holding a control or bidi-override character (`unsafeCharacter`): -4010 naming the
+ * parameter, which the operator API restates as its -1100 for the same name.
+ */
+export class UnsafeTextError extends PaymentError {
+  constructor(
+    readonly param: string,
+    /** `U+XXXX`. */
+    readonly character: string,
+  ) {
+    super('PARAM_IS_INVALID', `${param} contains ${character}: control and bidi-override characters are refused`);
+  }
+}
+
+/** Refuses a text that holds a control or bidi-override character, naming `param`. */
+export function refuseUnsafeText(param: string, text: string): void {
+  const character = unsafeCharacter(text);
+  if (character !== undefined) throw new UnsafeTextError(param, character);
+}
+
+/** Where a member sits, for `detail`: `merchantName`, `fieldList.City`, `rails[0].paymentMethodName`. */
+function memberPath(parent: string, name: string): string {
+  return parent === '' ? name : `${parent}.${name}`;
+}
 
 class Reader {
   at = 0;
@@ -61,13 +87,14 @@ class Reader {
     this.at += 1;
   }
 
-  value(depth: number): JsonValue {
+  /** `path` names the value in `detail` (see `memberPath`); "" is the whole body. */
+  value(depth: number, path: string): JsonValue {
     if (depth > MAX_DEPTH) invalidParam(this.subject, `nests deeper than ${MAX_DEPTH} levels`);
     this.skipWhitespace();
     const char = this.source[this.at];
-    if (char === '{') return this.object(depth);
-    if (char === '[') return this.array(depth);
-    if (char === '"') return this.string();
+    if (char === '{') return this.object(depth, path);
+    if (char === '[') return this.array(depth, path);
+    if (char === '"') return this.string(path);
     const literal = this.match(LITERAL);
     if (literal !== undefined) return literal === 'null' ? null : literal === 'true';
     const number = this.match(NUMBER);
@@ -75,15 +102,17 @@ class Reader {
     return new JsonNumber(number);
   }
 
-  string(): string {
+  /** A string value, or a member name (`path` then names its object); every stored text passes here. */
+  string(path: string): string {
     const literal = this.match(STRING) ?? this.fail();
     // The literal is well-formed, so JSON.parse only decodes its escapes.
     const text = JSON.parse(literal) as string;
     if (LONE_SURROGATE.test(text)) this.fail();
+    refuseUnsafeText(path === '' ? BODY : path, text);
     return text;
   }
 
-  object(depth: number): Map<string, JsonValue> {
+  object(depth: number, path: string): Map<string, JsonValue> {
     const members = new Map<string, JsonValue>();
     this.expect('{');
     this.skipWhitespace();
@@ -94,10 +123,10 @@ class Reader {
     // Every turn consumes at least one member, so the loop ends within source.length turns.
     for (let turn = 0; turn <= this.source.length; turn++) {
       this.skipWhitespace();
-      const name = this.string();
+      const name = this.string(path);
       this.skipWhitespace();
       this.expect(':');
-      const value = this.value(depth + 1);
+      const value = this.value(depth + 1, memberPath(path, name));
       // Two values for one name are ambiguous; JSON.parse would silently keep the last.
       if (members.has(name)) invalidParam(name, 'is sent twice');
       members.set(name, value);
@@ -111,7 +140,7 @@ class Reader {
     this.fail();
   }
 
-  array(depth: number): JsonValue[] {
+  array(depth: number, path: string): JsonValue[] {
     const items: JsonValue[] = [];
     this.expect('[');
     this.skipWhitespace();
@@ -120,7 +149,7 @@ class Reader {
       return items;
     }
     for (let turn = 0; turn <= this.source.length; turn++) {
-      items.push(this.value(depth + 1));
+      items.push(this.value(depth + 1, `${path}[${items.length}]`));
       this.skipWhitespace();
       if (this.source[this.at] === ']') {
         this.at += 1;
@@ -134,11 +163,12 @@ class Reader {
 
 /**
  * Parses one JSON text (a whole body, or the JSON text of a form value) into a `JsonValue`;
- * broken text is -4010 with `detail` naming `subject`.
+ * broken text is -4010 with `detail` naming `subject`, and a string holding a control or
+ * bidi-override character -4010 naming its member (`UnsafeTextError`).
  */
 export function parseJson(source: string, subject: string = BODY): JsonValue {
   const reader = new Reader(source, subject);
-  const value = reader.value(0);
+  const value = reader.value(0, subject === BODY ? '' : subject);
   reader.skipWhitespace();
   if (!reader.atEnd()) reader.fail();
   return value;

@@ -8,7 +8,7 @@ import { parseDecimal } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import { invalidParam, refuse } from '../../core/payment-errors.js';
 import { parseRawParams, type Params, type ReadResult } from '../params.js';
-import { JsonNumber, parseJson, toPlain, type JsonValue } from './json-body.js';
+import { JsonNumber, parseJson, refuseUnsafeText, toPlain, type JsonValue } from './json-body.js';
 
 export interface Presence {
   readonly required?: boolean;
@@ -234,7 +234,11 @@ export class MerchantParams {
       if (required === true) invalidParam(name, 'is required');
       return undefined;
     }
-    if (typeof value === 'string') return value.trim();
+    if (typeof value === 'string') {
+      // JSON strings were checked as they were read; query and form values are checked here.
+      refuseUnsafeText(name, value);
+      return value.trim();
+    }
     if (value instanceof JsonNumber) return value.text;
     if (typeof value === 'boolean' && !strict) return String(value);
     invalidParam(name, typeof value === 'boolean' ? 'must not be a boolean' : 'must not be an array or object');

@@ -37,7 +37,8 @@ export function registerWebPages(app: FastifyInstance, webDir = process.env.BOUR
     const type = TYPES[path.extname(name)];
     // Bundles only: a name with a path separator or another type is not ours to serve.
     const content = type === undefined || name !== path.basename(name) ? undefined : bundles.read(path.join(webDir, name));
-    if (content === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
+    // Not ours (an empty name included): the server's one 404, `{code, msg}` like any unknown path.
+    if (content === undefined) return reply.callNotFound();
     // Names carry their content hash, so a browser may keep them.
     return reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(content);
   });

@@ -38,6 +38,21 @@ export function isHttpUrl(text: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
+/**
+ * Characters no stored text may hold: the C0 and C1 controls and the bidirectional embeddings,
+ * overrides and isolates. A NUL cuts a text short in C-based tools, a line break forges lines in
+ * logs and CSV exports, and U+202E makes "\u202Eemca" read "acme" to whoever reviews it. The bidi
+ * marks (U+200E, U+200F, U+061C) stay allowed: right-to-left names use them, and they reorder
+ * nothing around them.
+ */
+const UNSAFE_TEXT = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+
+/** The first control or bidi-override character of `text` as `U+XXXX`, or undefined when there is none. */
+export function unsafeCharacter(text: string): string | undefined {
+  const found = UNSAFE_TEXT.exec(text);
+  return found === null ? undefined : `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /** `clientId` of B18, B20 and the order creates (docs/merchant-payments.md "Endpoints served"). */
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
