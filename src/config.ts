@@ -24,9 +24,13 @@ export interface Config {
   maxPendingCommands: number;
   /** `BOURSE_SANDBOX` (docs/operating.md "Merchant payments settings"): merchant tokens may drive the simulator; default on. */
   sandbox: boolean;
+  /** Bytes a WebSocket client may leave unread before it is cut off, on both streams (`BOURSE_WS_MAX_UNREAD_BYTES`). */
+  wsMaxUnreadBytes: number;
 }
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+/** docs/websocket.md "Limits": 4 MiB; below 64 KiB one snapshot could pass it, above 1 GiB memory would not bound much. */
+const WS_MAX_UNREAD_BYTES = { default: 4 * 1024 * 1024, min: 64 * 1024, max: 1024 * 1024 * 1024 };
 
 export class ConfigError extends Error {}
 
@@ -57,6 +61,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const sandbox = env.BOURSE_SANDBOX ?? '1';
   if (sandbox !== '0' && sandbox !== '1') throw new ConfigError(`BOURSE_SANDBOX must be 0 or 1, got ${sandbox}`);
+  const wsMaxUnreadBytes = Number(env.BOURSE_WS_MAX_UNREAD_BYTES ?? String(WS_MAX_UNREAD_BYTES.default));
+  if (!Number.isSafeInteger(wsMaxUnreadBytes) || wsMaxUnreadBytes < WS_MAX_UNREAD_BYTES.min || wsMaxUnreadBytes > WS_MAX_UNREAD_BYTES.max) {
+    throw new ConfigError(`BOURSE_WS_MAX_UNREAD_BYTES must be an integer from ${WS_MAX_UNREAD_BYTES.min} to ${WS_MAX_UNREAD_BYTES.max}`);
+  }
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -72,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coreThread,
     maxPendingCommands,
     sandbox: sandbox === '1',
+    wsMaxUnreadBytes,
   };
 }

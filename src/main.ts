@@ -95,10 +95,20 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     // Its settings are the recovered trading config's, and follow each committed change of it.
     const rateLimits = followTradingConfig(limiter, () => core.spot.rateLimits);
     const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
-    const userStreams = createUserStreams({ listenKeys, exchange: { core }, limiter, clock, logger: logger.child({ component: 'user-stream' }) });
+    const userStreams = createUserStreams({
+      listenKeys,
+      exchange: { core },
+      limiter,
+      clock,
+      logger: logger.child({ component: 'user-stream' }),
+      limits: { maxBufferedBytes: config.wsMaxUnreadBytes },
+    });
     // Market read models are rebuilt from the committed trades; the books come from the core.
     for (const trade of host.history.readTrades(0)) market.onTrades([trade]);
-    const marketStreams = createMarketStreams({ exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) });
+    const marketStreams = createMarketStreams(
+      { exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) },
+      { maxBufferedBytes: config.wsMaxUnreadBytes },
+    );
     const exchange = new Exchange(host, clock, market);
     const deadlines = new DeadlineScheduler({
       deadlines: () => core.deadlines(),

@@ -6,8 +6,32 @@ import { KlineSeries, type Bar } from './kline-series.js';
 /** The newest trades kept per symbol for A6 (docs/spot-api.md "Market data"). */
 export const RECENT_TRADES_KEPT = 1000;
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 /** The 24 h window: 1440 one-minute buckets ending with the current one. */
 const WINDOW_BUCKETS = 1440;
+
+/**
+ * The spans a ticker covers (docs/websocket.md "v2 market stream" `realtimeInterval`): A8's rolling
+ * 24 h, the UTC day so far, and the day so far at UTC+8 (the platform's home time).
+ */
+export const STATS_WINDOWS = ['24h', '1d', '1d+8'] as const;
+export type StatsWindow = (typeof STATS_WINDOWS)[number];
+
+export function isStatsWindow(text: string): text is StatsWindow {
+  return (STATS_WINDOWS as readonly string[]).includes(text);
+}
+
+/** Where `window` opens for a ticker at `now`: a one-minute bar's open time. */
+function windowOpenTime(window: StatsWindow, now: number): number {
+  switch (window) {
+    case '24h':
+      return barOpenTime('1m', now) - (WINDOW_BUCKETS - 1) * MINUTE_MS;
+    case '1d':
+      return barOpenTime('1d', now);
+    case '1d+8':
+      return barOpenTime('1d', now + 8 * HOUR_MS) - 8 * HOUR_MS;
+  }
+}
 
 export interface PublicTrade {
   tradeId: number;
@@ -18,7 +42,7 @@ export interface PublicTrade {
   isBuyerMaker: boolean;
 }
 
-/** 24 h statistics of A8 in atto values; prices undefined when there is no trade to tell them. */
+/** A8's statistics over a window (24 h unless told) in atto values; prices undefined when there is no trade to tell them. */
 export interface DayStats {
   openTime: number;
   lastPriceAtto: bigint | undefined;
@@ -89,8 +113,8 @@ export class MarketData {
     return this.symbols.get(symbol)?.lastPriceAtto;
   }
 
-  dayStats(symbol: string, now: number): DayStats {
-    const openTime = barOpenTime('1m', now) - (WINDOW_BUCKETS - 1) * MINUTE_MS;
+  dayStats(symbol: string, now: number, window: StatsWindow = '24h'): DayStats {
+    const openTime = windowOpenTime(window, now);
     const market = this.symbols.get(symbol);
     const stats: DayStats = {
       openTime,

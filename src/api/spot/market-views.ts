@@ -1,7 +1,7 @@
 import { formatUnits } from '../../core/decimal.js';
 import type { PriceLevel } from '../../engine/price-level.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
-import { ratioUnits, type MarketData } from '../../market/market-data.js';
+import { ratioUnits, type MarketData, type StatsWindow } from '../../market/market-data.js';
 import { attoText } from './views.js';
 
 /**
@@ -107,9 +107,9 @@ export interface Ticker24h {
   count: number;
 }
 
-/** The 24 h ticker of one symbol at `now` (A8; W2 realtimes). */
-export function ticker24h(market: MarketData, state: SymbolState, now: number): Ticker24h {
-  const stats = market.dayStats(state.spec.symbol, now);
+/** The 24 h ticker of one symbol at `now` (A8; W2 realtimes), or over another `window` (v2 realtimes). */
+export function ticker24h(market: MarketData, state: SymbolState, now: number, window: StatsWindow = '24h'): Ticker24h {
+  const stats = market.dayStats(state.spec.symbol, now, window);
   const best = bestLevels(state);
   const change = stats.lastPriceAtto === undefined || stats.openPriceAtto === undefined ? 0n : stats.lastPriceAtto - stats.openPriceAtto;
   const percent = stats.openPriceAtto === undefined ? 0n : ratioUnits(change, stats.openPriceAtto, 4);

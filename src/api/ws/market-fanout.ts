@@ -2,14 +2,26 @@ import type { TradeRow } from '../../core/types.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { KlineInterval } from '../../market/kline-intervals.js';
 import type { Bar } from '../../market/kline-series.js';
-import type { MarketData } from '../../market/market-data.js';
+import type { MarketData, StatsWindow } from '../../market/market-data.js';
 import { DepthBaseline, wholeBook } from './depth-diff.js';
 import type { MarketErrorName } from './market-errors.js';
-import { FramePublish, MarketFrame, frameHead, frameText } from './market-frames.js';
-import { bookTickerItem, depthItem, diffDepthItem, klineItem, realtimesItem, tradeItem, tradeItemOfBuyerRow, type RealtimesItem } from './market-items.js';
+import { FramePublish } from './market-frames.js';
+import {
+  bookTickerItem,
+  depthItem,
+  diffDepthItem,
+  indexItem,
+  klineItem,
+  realtimesItem,
+  tradeItem,
+  tradeItemOfBuyerRow,
+  type RealtimesItem,
+  type TopicItems,
+} from './market-items.js';
 import type { SubscriptionRequest } from './market-request.js';
 import { SubscriptionIndex, type FrameSink, type SocketSubscriptions, type Subscription } from './market-subscriptions.js';
 import { TRADE_SNAPSHOT_SIZE, topicLimit } from './market-topics.js';
+import { wireOf } from './v2-frames.js';
 
 /** What the streams read: the books (current state) and the market read models. */
 export interface MarketSource {
@@ -34,17 +46,19 @@ function realtimesKey(item: RealtimesItem): string {
   return `${item.c}:${item.h}:${item.l}:${item.o}:${item.v}:${item.qv}:${item.m}`;
 }
 
-/** Sends a subscription its frame of `publish`, the one every subscription with the same head shares. */
+/** Sends a subscription its frames of `publish`, those every subscription with the same wire and head shares. */
 function send(subscription: Subscription, publish: FramePublish): void {
-  subscription.sink.send(publish.frameFor(subscription.head), subscription.binary);
+  for (const frame of publish.framesFor(subscription.wire, subscription.head)) subscription.sink.send(frame, subscription.binary);
 }
 
 /**
- * Market stream subscriptions and what they are sent (docs/websocket.md "Market stream"): a snapshot (`"f":true`) on
- * subscribing; trades as committed; depth, diffDepth, bookTicker, kline and realtimes by the
- * `flush*` methods, which the owner calls once per throttle period and which send only changes.
- * A publish (one `data` to every subscription it concerns) carries one `sendTime` and builds each
- * distinct frame once (`FramePublish`): subscriptions with equal heads are handed the same bytes.
+ * Market stream subscriptions of both protocols and what they are sent (docs/websocket.md "Market
+ * stream", "v2 market stream", "The index topic"): a snapshot (v1 `"f":true`; v2 the current
+ * state) on subscribing; trades as committed; depth, diffDepth, bookTicker, kline, realtimes and
+ * index by the `flush*` methods, which the owner calls once per throttle period and which send
+ * only changes. A publish (one `data` to every subscription it concerns, v1 or v2) carries one
+ * `sendTime` and builds each distinct frame once (`FramePublish`): subscriptions with equal wires
+ * and heads are handed the same bytes.
  */
 export class MarketFanout {
   private readonly index = new SubscriptionIndex();
@@ -58,31 +72,38 @@ export class MarketFanout {
     private readonly clock: () => number,
   ) {}
 
-  /** A `sub` or `cancel` of one socket; the error to answer when refused (then nothing is applied). */
-  apply(sink: FrameSink, own: SocketSubscriptions, request: SubscriptionRequest): MarketErrorName | undefined {
+  /**
+   * A `sub` or `cancel` of one socket; the error to answer when refused (then nothing is applied).
+   * `onApplied` runs once it is applied, before any snapshot is sent: where v2 acknowledges.
+   */
+  apply(sink: FrameSink, own: SocketSubscriptions, request: SubscriptionRequest, onApplied?: () => void): MarketErrorName | undefined {
     const topic = request.topic;
     if (request.event === 'cancel') {
       for (const state of request.symbols) {
         const removed = own.remove(state.spec.symbol, topic.name);
         if (removed !== undefined) this.forget(removed);
       }
+      onApplied?.();
       return undefined;
     }
     // The snapshot shows the trades committed so far: those still queued go to the subscribers before it.
     if (topic.kind === 'trade') this.flushTrades();
     // A repeated sub is ignored: no second snapshot.
+    const wire = wireOf(request.version, topic);
     const added: Subscription[] = request.symbols
       .filter((state) => !own.has(state.spec.symbol, topic.name))
       .map((state) => ({
         sink,
         state,
         topic,
-        limit: topicLimit(topic.kind, request.limit),
+        limit: topicLimit(topic.kind, request.limit, request.version),
         binary: request.binary,
-        head: frameHead(request.id, state.spec.symbol, topic, request.params),
+        wire,
+        head: wire.head(request.id, state.spec.symbol, topic, request.params),
         lastSent: '',
       }));
     if (!own.add(added)) return 'TOO_MANY_SUBSCRIPTIONS';
+    onApplied?.();
     for (const subscription of added) {
       this.index.add(subscription);
       this.sendSnapshot(subscription);
@@ -126,7 +147,7 @@ export class MarketFanout {
     const subscribed = this.index.of('trade');
     const now = this.clock();
     for (const [symbol, trades] of this.queuedTrades) {
-      const publish = new FramePublish(JSON.stringify(trades.map(tradeItemOfBuyerRow)), false, now);
+      const publish = new FramePublish({ kind: 'trade', items: trades.map(tradeItemOfBuyerRow) }, false, now);
       for (const subscription of subscribed.get(symbol) ?? []) send(subscription, publish);
     }
     this.queuedTrades.clear();
@@ -141,7 +162,7 @@ export class MarketFanout {
       let publish: FramePublish | undefined;
       for (const subscription of subscriptions) {
         if (subscription.lastSent === key) continue;
-        publish ??= new FramePublish(JSON.stringify([bookTickerItem(state, now)]), false, now);
+        publish ??= new FramePublish({ kind: 'bookTicker', items: [bookTickerItem(state, now)] }, false, now);
         subscription.lastSent = key;
         send(subscription, publish);
       }
@@ -159,7 +180,7 @@ export class MarketFanout {
         if (subscription.lastSent === version) continue;
         let publish = byLimit.get(subscription.limit);
         if (publish === undefined) {
-          publish = new FramePublish(JSON.stringify([depthItem(state, subscription.limit, now)]), false, now);
+          publish = new FramePublish({ kind: 'depth', items: [depthItem(state, subscription.limit, now)] }, false, now);
           byLimit.set(subscription.limit, publish);
         }
         subscription.lastSent = version;
@@ -173,7 +194,7 @@ export class MarketFanout {
       const changes = baseline.advance();
       if (changes.bids.length === 0 && changes.asks.length === 0) continue;
       const version = String(state.book.version);
-      const publish = new FramePublish(JSON.stringify([diffDepthItem(state, changes.bids, changes.asks, now)]), false, now);
+      const publish = new FramePublish({ kind: 'diffDepth', items: [diffDepthItem(state, changes.bids, changes.asks, now)] }, false, now);
       for (const subscription of subscriptions) {
         // A snapshot taken since the last frame already shows this version.
         if (subscription.lastSent === version) continue;
@@ -183,7 +204,7 @@ export class MarketFanout {
     }
   }
 
-  /** kline: the current bar, when it changed; realtimes: the 24 h values, when they changed. */
+  /** kline: the current bar, when it changed; realtimes: the window's values, when they changed; index: the index, when it changed. */
   flushStats(): void {
     const now = this.clock();
     const market = this.source.market;
@@ -197,7 +218,7 @@ export class MarketFanout {
           const bar = market.klines(symbol, interval, 1, undefined, now)[0];
           byInterval.set(
             interval,
-            bar === undefined ? undefined : { key: barKey(bar), publish: new FramePublish(JSON.stringify([klineItem(bar, state)]), false, now) },
+            bar === undefined ? undefined : { key: barKey(bar), publish: new FramePublish({ kind: 'kline', items: [klineItem(bar, state)] }, false, now) },
           );
         }
         const current = byInterval.get(interval);
@@ -207,13 +228,29 @@ export class MarketFanout {
       }
     }
     for (const [symbol, subscriptions] of this.index.of('realtimes')) {
-      const item = realtimesItem(market, this.stateOf(symbol), now);
-      const key = realtimesKey(item);
+      const state = this.stateOf(symbol);
+      const byWindow = new Map<StatsWindow, { key: string; publish: FramePublish }>();
+      for (const subscription of subscriptions) {
+        if (subscription.topic.kind !== 'realtimes') continue;
+        const window = subscription.topic.window;
+        let current = byWindow.get(window);
+        if (current === undefined) {
+          const item = realtimesItem(market, state, now, window);
+          current = { key: realtimesKey(item), publish: new FramePublish({ kind: 'realtimes', items: [item] }, false, now) };
+          byWindow.set(window, current);
+        }
+        if (subscription.lastSent === current.key) continue;
+        subscription.lastSent = current.key;
+        send(subscription, current.publish);
+      }
+    }
+    for (const [symbol, subscriptions] of this.index.of('index')) {
+      const item = indexItem(market, this.stateOf(symbol));
       let publish: FramePublish | undefined;
       for (const subscription of subscriptions) {
-        if (subscription.lastSent === key) continue;
-        publish ??= new FramePublish(JSON.stringify([item]), false, now);
-        subscription.lastSent = key;
+        if (subscription.lastSent === item.index) continue;
+        publish ??= new FramePublish({ kind: 'index', items: [item] }, false, now);
+        subscription.lastSent = item.index;
         send(subscription, publish);
       }
     }
@@ -231,41 +268,47 @@ export class MarketFanout {
     const symbol = state.spec.symbol;
     const market = this.source.market;
     const now = this.clock();
-    let data: unknown[];
+    let data: TopicItems;
     switch (topic.kind) {
       case 'trade':
-        data = market.recentTrades(symbol, TRADE_SNAPSHOT_SIZE).map(tradeItem);
+        data = { kind: 'trade', items: market.recentTrades(symbol, TRADE_SNAPSHOT_SIZE).map(tradeItem) };
         break;
       case 'realtimes': {
-        const item = realtimesItem(market, state, now);
+        const item = realtimesItem(market, state, now, topic.window);
         subscription.lastSent = realtimesKey(item);
-        data = [item];
+        data = { kind: 'realtimes', items: [item] };
         break;
       }
       case 'kline': {
         const bars = market.klines(symbol, topic.interval, limit, undefined, now);
         const last = bars[bars.length - 1];
         if (last !== undefined) subscription.lastSent = barKey(last);
-        data = bars.map((bar) => klineItem(bar, state));
+        data = { kind: 'kline', items: bars.map((bar) => klineItem(bar, state)) };
         break;
       }
       case 'depth':
         subscription.lastSent = String(state.book.version);
-        data = [depthItem(state, limit, now)];
+        data = { kind: 'depth', items: [depthItem(state, limit, now)] };
         break;
       case 'diffDepth': {
         if (!this.baselines.has(symbol)) this.baselines.set(symbol, new DepthBaseline(state));
         const book = wholeBook(state);
         subscription.lastSent = String(state.book.version);
-        data = [diffDepthItem(state, book.bids, book.asks, now)];
+        data = { kind: 'diffDepth', items: [diffDepthItem(state, book.bids, book.asks, now)] };
         break;
       }
       case 'bookTicker':
         subscription.lastSent = bestKey(state);
-        data = [bookTickerItem(state, now)];
+        data = { kind: 'bookTicker', items: [bookTickerItem(state, now)] };
         break;
+      case 'index': {
+        const item = indexItem(market, state);
+        subscription.lastSent = item.index;
+        data = { kind: 'index', items: [item] };
+        break;
+      }
     }
-    subscription.sink.send(new MarketFrame(frameText(subscription.head, JSON.stringify(data), true, now)), subscription.binary);
+    send(subscription, new FramePublish(data, true, now));
   }
 
   private forget(subscription: Subscription): void {

@@ -1,12 +1,22 @@
 import { gzipSync } from 'node:zlib';
 import type { RequestId } from './market-errors.js';
+import type { TopicItems } from './market-items.js';
 import type { EchoParams } from './market-request.js';
 import { frameParams, frameTopic, type Topic } from './market-topics.js';
 
 /**
- * A frame's fields before `data` (`id` only when the request had one; `params` the request's,
- * plus `klineType` / `realtimeInterval`), as JSON text without its closing brace: made once per
- * subscription, so a fan-out formats each `data` once and only splices it in.
+ * How a protocol writes frames (docs/websocket.md: v1 "Frames", v2 "Pushes"): a head per
+ * subscription, made once when it subscribes, and the texts of one publish for a head. The texts
+ * are made once per publish and head, however many subscriptions share the head.
+ */
+export interface FrameWire {
+  head(id: RequestId, symbol: string, topic: Topic, params: EchoParams): string;
+  texts(head: string, publish: FramePublish): string[];
+}
+
+/**
+ * v1's frame fields before `data` (`id` only when the request had one; `params` the request's,
+ * plus `klineType` / `realtimeInterval`), as JSON text without its closing brace.
  */
 export function frameHead(id: RequestId, symbol: string, topic: Topic, params: EchoParams): string {
   const fields = { symbol, symbolName: symbol, topic: frameTopic(topic), params: { binary: 'false', ...params, ...frameParams(topic) } };
@@ -17,6 +27,22 @@ export function frameHead(id: RequestId, symbol: string, topic: Topic, params: E
 export function frameText(head: string, dataJson: string, first: boolean, sendTime: number): string {
   return `${head},"data":${dataJson},"f":${first},"sendTime":${sendTime}}`;
 }
+
+/** The `data` array of a publish as v1 writes it: serialised once for all v1 heads. */
+const v1Data = new WeakMap<FramePublish, string>();
+
+/** v1: one frame per publish, `data` every item (the index topic's frames on v2 too). */
+export const V1_WIRE: FrameWire = {
+  head: frameHead,
+  texts(head, publish) {
+    let data = v1Data.get(publish);
+    if (data === undefined) {
+      data = JSON.stringify(publish.data.items);
+      v1Data.set(publish, data);
+    }
+    return [frameText(head, data, publish.first, publish.sendTime)];
+  },
+};
 
 /**
  * One frame as every subscriber that gets it is sent it: the text, its UTF-8 bytes for a text
@@ -40,30 +66,41 @@ export class MarketFrame {
   }
 }
 
+const NO_FRAMES: readonly MarketFrame[] = [];
+
 /**
- * The frames of one publish (one `data` at one `sendTime`): subscriptions with the same head (same
- * request id and params, so the same text) share one `MarketFrame`.
+ * The frames of one publish (one `data` at one `sendTime`, a snapshot when `first`):
+ * subscriptions with the same wire and head (same protocol, request id and params, so the same
+ * text) share its `MarketFrame`s.
  */
 export class FramePublish {
-  private readonly byHead = new Map<string, MarketFrame>();
+  private readonly byWire = new Map<FrameWire, Map<string, readonly MarketFrame[]>>();
+  private made = 0;
 
   constructor(
-    private readonly dataJson: string,
-    private readonly first: boolean,
-    private readonly sendTime: number,
+    readonly data: TopicItems,
+    readonly first: boolean,
+    readonly sendTime: number,
   ) {}
 
-  frameFor(head: string): MarketFrame {
-    let frame = this.byHead.get(head);
-    if (frame === undefined) {
-      frame = new MarketFrame(frameText(head, this.dataJson, this.first, this.sendTime));
-      this.byHead.set(head, frame);
+  framesFor(wire: FrameWire, head: string): readonly MarketFrame[] {
+    let byHead = this.byWire.get(wire);
+    if (byHead === undefined) {
+      byHead = new Map();
+      this.byWire.set(wire, byHead);
     }
-    return frame;
+    let frames = byHead.get(head);
+    if (frames === undefined) {
+      const texts = wire.texts(head, this);
+      frames = texts.length === 0 ? NO_FRAMES : texts.map((text) => new MarketFrame(text));
+      byHead.set(head, frames);
+      this.made += frames.length;
+    }
+    return frames;
   }
 
   /** Distinct frames made so far. */
   get size(): number {
-    return this.byHead.size;
+    return this.made;
   }
 }

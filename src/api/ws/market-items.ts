@@ -1,11 +1,15 @@
+import { formatUnits } from '../../core/decimal.js';
 import type { TradeRow } from '../../core/types.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { Bar } from '../../market/kline-series.js';
-import type { MarketData, PublicTrade } from '../../market/market-data.js';
-import { bestLevels, bookLevels, ticker24h } from '../spot/market-views.js';
+import type { MarketData, PublicTrade, StatsWindow } from '../../market/market-data.js';
+import { bestLevels, bookLevels, orZero, ticker24h } from '../spot/market-views.js';
 import { attoText, EXCHANGE_ID } from '../spot/views.js';
 
-/** The `data` items of each market stream topic (docs/websocket.md "Market stream"), field for field. */
+/**
+ * The `data` items of each market stream topic (docs/websocket.md "Market stream"), field for
+ * field as v1 sends them; v2 writes some of them under other names (v2-frames.ts).
+ */
 
 /** The engine id as realtimes and depth items carry it: a number (the Java SDK reads one). */
 const EXCHANGE_NUMBER = Number(EXCHANGE_ID);
@@ -101,9 +105,9 @@ export interface RealtimesItem {
   e: number;
 }
 
-/** The A8 values of `now` in realtimes names; `m` is the change fraction. */
-export function realtimesItem(market: MarketData, state: SymbolState, now: number): RealtimesItem {
-  const ticker = ticker24h(market, state, now);
+/** The A8 values of `now` (over `window`: v2 may ask for a day) in realtimes names; `m` is the change fraction. */
+export function realtimesItem(market: MarketData, state: SymbolState, now: number, window: StatsWindow): RealtimesItem {
+  const ticker = ticker24h(market, state, now, window);
   return {
     t: String(now),
     s: ticker.symbol,
@@ -118,3 +122,39 @@ export function realtimesItem(market: MarketData, state: SymbolState, now: numbe
     e: EXCHANGE_NUMBER,
   };
 }
+
+export interface IndexItem {
+  symbol: string;
+  index: string;
+  /** The platform's estimated delivery price; a spot symbol's equals its index. */
+  edp: string;
+  formula: string;
+}
+
+/** What `formula` says, whichever case gave the value. */
+const INDEX_FORMULA = '(bid+ask)/2';
+
+/**
+ * A symbol's index (docs/websocket.md "The index topic"): the mid of its best bid and ask, exact
+ * (half a tick may need one more decimal); the last price when a side is empty; `"0"` before any trade.
+ */
+export function indexItem(market: MarketData, state: SymbolState): IndexItem {
+  const bid = state.book.bids.best();
+  const ask = state.book.asks.best();
+  const symbol = state.spec.symbol;
+  // The sum of two prices in atto, times 5, is their mean in units of 10^-19: exact.
+  const index =
+    bid === undefined || ask === undefined
+      ? orZero(market.lastPrice(symbol))
+      : formatUnits((BigInt(bid.priceTicks) + BigInt(ask.priceTicks)) * state.spec.tickSizeAtto * 5n, 19);
+  return { symbol, index, edp: index, formula: INDEX_FORMULA };
+}
+
+/** One publish's items, by the topic kind they belong to. */
+export type TopicItems =
+  | { kind: 'trade'; items: TradeItem[] }
+  | { kind: 'kline'; items: KlineItem[] }
+  | { kind: 'depth' | 'diffDepth'; items: DepthItem[] }
+  | { kind: 'bookTicker'; items: BookTickerItem[] }
+  | { kind: 'realtimes'; items: RealtimesItem[] }
+  | { kind: 'index'; items: IndexItem[] };

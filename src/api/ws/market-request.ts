@@ -1,15 +1,17 @@
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { MarketErrorName, RequestId } from './market-errors.js';
-import { parseTopic, type Topic } from './market-topics.js';
+import { parseTopic, type StreamVersion, type Topic } from './market-topics.js';
 
 /** A request's `params`, as echoed in its frames: its string, number and boolean entries. */
 export type EchoParams = Record<string, string | number | boolean>;
 
 export interface SubscriptionRequest {
+  /** The protocol of the socket that sent it: it decides the frames' shape and the topics' limits. */
+  version: StreamVersion;
   event: 'sub' | 'cancel';
   id: RequestId;
   topic: Topic;
-  /** Distinct, all listed, in the order named. */
+  /** Distinct, all listed, in the order named; one on v2 except for the index topic. */
   symbols: SymbolState[];
   params: EchoParams;
   binary: boolean;
@@ -36,6 +38,10 @@ function isObject(value: unknown): value is JsonObject {
 
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim().length > 0 ? value.trim() : undefined;
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function echoParams(params: JsonObject): EchoParams {
@@ -71,10 +77,12 @@ function readSymbols(value: unknown, lookup: (symbol: string) => SymbolState | u
 }
 
 /**
- * Reads one client text of a market socket (docs/websocket.md "Market stream"): a ping, a request, or the error frame
- * it earns. Checks run in the order event, topic, params, symbols; the first failure answers.
+ * Reads one client text of a market socket (docs/websocket.md "Market stream", "v2 market stream"):
+ * a ping, a request, or the error frame it earns. Checks run in the order event, topic, params,
+ * symbols; the first failure answers. v2 names its symbol in `params` (or, as v1, beside it: the
+ * index request), one per message except for the index topic; its realtimes may name a window.
  */
-export function readClientMessage(text: string, lookup: (symbol: string) => SymbolState | undefined): ClientMessage {
+export function readClientMessage(text: string, lookup: (symbol: string) => SymbolState | undefined, version: StreamVersion = 'v1'): ClientMessage {
   if (text.trim().length === 0) return { kind: 'error', error: 'INVALID_REQUEST', id: undefined };
   let parsed: unknown;
   try {
@@ -101,12 +109,12 @@ export function readClientMessage(text: string, lookup: (symbol: string) => Symb
   if (!isObject(params)) return fail('INVALID_REQUEST');
   const topicText = nonEmptyString(parsed.topic);
   if (topicText === undefined) return fail('TOPIC_REQUIRED');
-  const topic = parseTopic(topicText, typeof params.klineType === 'string' ? params.klineType : undefined);
+  const topic = parseTopic(topicText, version, stringOf(params.klineType), stringOf(params.realtimeInterval));
   if (typeof topic === 'string') return fail(topic);
   const limit = readLimit(params.limit);
   if (limit === null) return fail('INVALID_REQUEST');
-  const symbols = readSymbols(parsed.symbol, lookup);
-  if (symbols === undefined) return fail('INVALID_SYMBOLS');
+  const symbols = readSymbols(version === 'v2' ? (params.symbol ?? parsed.symbol) : parsed.symbol, lookup);
+  if (symbols === undefined || (version === 'v2' && topic.kind !== 'index' && symbols.length > 1)) return fail('INVALID_SYMBOLS');
   const binary = params.binary === true || params.binary === 'true';
-  return { kind: 'subscription', request: { event, id, topic, symbols, params: echoParams(params), binary, limit } };
+  return { kind: 'subscription', request: { version, event, id, topic, symbols, params: echoParams(params), binary, limit } };
 }

@@ -3,6 +3,7 @@ import type { SymbolState } from '../../exchange/spot-module.js';
 import type { BacklogWatch } from './backlog-watch.js';
 import { errorFrame } from './market-errors.js';
 import type { MarketFanout } from './market-fanout.js';
+import type { MarketProtocol } from './market-protocols.js';
 import { readClientMessage } from './market-request.js';
 import { SocketSubscriptions, type FrameSink } from './market-subscriptions.js';
 import { MessageWindow } from './message-window.js';
@@ -10,7 +11,7 @@ import { MessageWindow } from './message-window.js';
 /** Client messages a socket may send in `MESSAGE_WINDOW_MS` before it is closed (1008). */
 export const MAX_CLIENT_MESSAGES = 50;
 export const MESSAGE_WINDOW_MS = 10_000;
-/** Frames a socket has not taken yet beyond this mean a reader too slow to follow: it is cut off (1008). */
+/** Bytes a socket's client has not read yet beyond this mean a reader too slow to follow: it is cut off (1008). */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface StreamLogger {
@@ -22,10 +23,10 @@ export interface MarketSocketContext {
   fanout: MarketFanout;
   lookup: (symbol: string) => SymbolState | undefined;
   clock: () => number;
-  /** Without a client message for this long, the socket closes (1000, `idle`). */
+  /** Without a client message for this long, a v1 socket closes (1000, `idle`). */
   idleMs: number;
   logger: StreamLogger;
-  /** Bounds the socket's send buffer (MAX_BUFFERED_BYTES unless a test sets another). */
+  /** Every frame goes through it: it bounds what the client has not read (MAX_BUFFERED_BYTES unless a test sets another). */
   backlog: BacklogWatch;
 }
 
@@ -36,38 +37,38 @@ function textOf(data: RawData): string {
 }
 
 /**
- * Serves one market socket (docs/websocket.md "Market stream") until it closes, then drops its subscriptions and calls
- * `onClosed` once: requests and their errors, pings, the message limit and the idle timeout.
+ * Serves one market socket of either protocol (docs/websocket.md "Market stream", "v2 market
+ * stream") until it closes, then drops its subscriptions and calls `onClosed` once: requests, their
+ * acks (v2) and errors, pings, the message limit and the idle timeout (v1).
  */
-export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClosed: () => void): void {
+export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, protocol: MarketProtocol, onClosed: () => void): void {
   const own = new SocketSubscriptions();
   const window = new MessageWindow(MAX_CLIENT_MESSAGES, MESSAGE_WINDOW_MS);
   const sink: FrameSink = {
     // The same Buffer goes to every socket of a publish: `ws` frames it without copying or encoding.
     send(frame, binary) {
-      if (!ctx.backlog.admits(ws)) return;
-      ws.send(binary ? frame.gzip() : frame.bytes(), { binary });
+      ctx.backlog.send(ws, binary ? frame.gzip() : frame.bytes(), binary);
     },
   };
-  /** This socket's own answers (pong, errors, the cancel_all ack): always text. */
+  /** This socket's own answers (pong, acks, errors): always text. */
   const reply = (text: string): void => {
-    if (ctx.backlog.admits(ws)) ws.send(text);
+    ctx.backlog.send(ws, text);
   };
   ctx.backlog.watch(ws);
-  const idle = setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs);
-  idle.unref();
+  const idle = protocol.heartbeat === 'idle-close' ? setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs) : undefined;
+  idle?.unref();
 
   ws.on('message', (data) => {
     if (ws.readyState !== WebSocket.OPEN) return;
-    idle.refresh();
+    idle?.refresh();
     if (!window.admit(ctx.clock())) {
       ws.close(1008, 'too many messages');
       return;
     }
-    const message = readClientMessage(textOf(data), ctx.lookup);
+    const message = readClientMessage(textOf(data), ctx.lookup, protocol.version);
     switch (message.kind) {
       case 'ping':
-        reply(JSON.stringify({ pong: message.pong ?? ctx.clock() }));
+        reply(JSON.stringify({ pong: protocol.pong(message.pong, ctx.clock()) }));
         break;
       case 'error':
         reply(errorFrame(message.error, message.id));
@@ -79,14 +80,19 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, onClo
         break;
       }
       case 'subscription': {
-        const refused = ctx.fanout.apply(sink, own, message.request);
-        if (refused !== undefined) reply(errorFrame(refused, message.request.id));
+        const request = message.request;
+        const acknowledge = (): void => {
+          const ack = protocol.ack(request);
+          if (ack !== undefined) reply(ack);
+        };
+        const refused = ctx.fanout.apply(sink, own, request, acknowledge);
+        if (refused !== undefined) reply(errorFrame(refused, request.id));
         break;
       }
     }
   });
   // A protocol ping is a sign of life too; `ws` answers it with a pong by itself.
-  ws.on('ping', () => idle.refresh());
+  ws.on('ping', () => idle?.refresh());
   ws.on('error', (error) => ctx.logger.debug({ err: error }, 'market socket error'));
   ws.once('close', () => {
     clearTimeout(idle);

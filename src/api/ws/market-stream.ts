@@ -4,15 +4,20 @@ import type { CommitInfo } from '../../exchange/sequencer.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } from './backlog-watch.js';
 import { MarketFanout, type MarketSource } from './market-fanout.js';
+import { V1_PROTOCOL, V2_PROTOCOL, type MarketProtocol } from './market-protocols.js';
 import { MAX_BUFFERED_BYTES, serveMarketSocket, type StreamLogger } from './market-socket.js';
 import { completeUpgrade, type UpgradeRoute } from './upgrade-router.js';
 
 /** W2 paths (docs/spot-api.md "Paths and aliases"); each also serves any path below it (the Java SDK appends its request). */
 export const MARKET_STREAM_PATHS = ['/openapi/quote/ws/v1', '/openapi/ws/quote/v1', '/ws/quote/v1'] as const;
-/** Open market sockets per client IP (docs/spot-api.md "Rate limits"). */
+/** The v2 path (docs/websocket.md "v2 market stream", the BHEX Python SDK's `BrokerWssV2`); paths below it too. */
+export const MARKET_STREAM_V2_PATHS = ['/openapi/quote/ws/v2'] as const;
+/** Open market sockets per client IP, v1 and v2 together (docs/spot-api.md "Rate limits"). */
 export const MAX_MARKET_SOCKETS_PER_IP = 50;
 const IDLE_MS = 300_000;
-/** Throttle periods of docs/websocket.md "Market stream": bookTicker ≤ every 100 ms, depth ≤ every 300 ms, kline and realtimes ≤ 1/s. */
+/** v2's server `{"ping":<ms>}` texts, as on the user data stream. */
+const V2_PING_INTERVAL_MS = 30_000;
+/** Throttle periods of docs/websocket.md "Market stream": bookTicker ≤ every 100 ms, depth ≤ every 300 ms, kline, realtimes and index ≤ 1/s. */
 const BOOK_TICKER_MS = 100;
 const DEPTH_MS = 300;
 const STATS_MS = 1000;
@@ -38,7 +43,9 @@ export interface MarketStreamDeps {
 export interface MarketStreamOptions {
   /** Default 300 000 (docs/websocket.md "Market stream"); tests shorten it. */
   idleMs?: number;
-  /** Send-buffer bound of a socket; default MAX_BUFFERED_BYTES (4 MiB). */
+  /** Interval of v2's server pings; default 30 s. */
+  v2PingIntervalMs?: number;
+  /** Bytes a socket's client may leave unread (docs/websocket.md "Limits"); default MAX_BUFFERED_BYTES (4 MiB). */
   maxBufferedBytes?: number;
   /** How often every socket's backlog is checked; default 1 s. */
   backlogCheckIntervalMs?: number;
@@ -71,18 +78,39 @@ function closeSocket(ws: WebSocket): Promise<void> {
   });
 }
 
-/** The public market streams W2 (docs/websocket.md "Market stream") as an upgrade route. */
+/** The path's protocol, if it is a market stream's. */
+function protocolOf(path: string): MarketProtocol | undefined {
+  const under = (bases: readonly string[]): boolean => bases.some((base) => path === base || path.startsWith(`${base}/`));
+  if (under(MARKET_STREAM_PATHS)) return V1_PROTOCOL;
+  if (under(MARKET_STREAM_V2_PATHS)) return V2_PROTOCOL;
+  return undefined;
+}
+
+/** A market socket's client and protocol. */
+interface Peer {
+  ip: string;
+  port: number | undefined;
+  protocol: MarketProtocol;
+}
+
+/**
+ * The public market streams W2, v1 and v2 (docs/websocket.md "Market stream", "v2 market stream"),
+ * as one upgrade route: one fan-out, one backlog bound, one count of sockets per IP.
+ */
 export function createMarketStreams(deps: MarketStreamDeps, options: MarketStreamOptions = {}): MarketStreams {
   const fanout = new MarketFanout(deps.exchange, deps.clock);
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
-  /** Open sockets and their client IPs. */
-  const sockets = new Map<WebSocket, string>();
+  /** Open sockets and their clients. */
+  const sockets = new Map<WebSocket, Peer>();
   const socketsPerIp = new Map<string, number>();
   const backlog = new BacklogWatch({
     maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
     checkIntervalMs: options.backlogCheckIntervalMs ?? BACKLOG_CHECK_INTERVAL_MS,
     closeGraceMs: options.slowReaderCloseGraceMs ?? SLOW_READER_CLOSE_GRACE_MS,
-    onCutOff: (ws, bufferedBytes) => deps.logger.warn({ ip: sockets.get(ws), bufferedBytes }, 'market socket too slow to follow; cut off'),
+    onCutOff: (ws, unread) => {
+      const peer = sockets.get(ws);
+      deps.logger.warn({ ip: peer?.ip, port: peer?.port, stream: peer?.protocol.version, ...unread }, 'market socket too slow to follow; cut off');
+    },
   });
   const context = {
     fanout,
@@ -92,10 +120,15 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     logger: deps.logger,
     backlog,
   };
+  const pingV2 = (): void => {
+    const ping = JSON.stringify({ ping: deps.clock() });
+    for (const [ws, peer] of sockets) if (peer.protocol.heartbeat === 'server-ping') backlog.send(ws, ping);
+  };
   const timers = [
     setInterval(() => fanout.flushBookTickers(), BOOK_TICKER_MS),
     setInterval(() => fanout.flushDepths(), DEPTH_MS),
     setInterval(() => fanout.flushStats(), STATS_MS),
+    setInterval(pingV2, options.v2PingIntervalMs ?? V2_PING_INTERVAL_MS),
   ];
   for (const timer of timers) timer.unref();
   let closing: Promise<void> | undefined;
@@ -105,13 +138,14 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     fanout.flushTrades();
   };
 
-  const accept = (ws: WebSocket, ip: string): void => {
-    sockets.set(ws, ip);
+  const accept = (ws: WebSocket, peer: Peer): void => {
+    const { ip, port } = peer;
+    sockets.set(ws, peer);
     // The handshake completes synchronously, so the count is exact for the next one.
     socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
-    deps.logger.debug({ ip }, 'market socket opened');
-    serveMarketSocket(ws, context, () => {
-      deps.logger.debug({ ip }, 'market socket closed');
+    deps.logger.debug({ ip, port, stream: peer.protocol.version }, 'market socket opened');
+    serveMarketSocket(ws, context, peer.protocol, () => {
+      deps.logger.debug({ ip, port }, 'market socket closed');
       sockets.delete(ws);
       const left = (socketsPerIp.get(ip) ?? 1) - 1;
       if (left === 0) socketsPerIp.delete(ip);
@@ -121,9 +155,11 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
 
   return {
     matches(path) {
-      return MARKET_STREAM_PATHS.some((base) => path === base || path.startsWith(`${base}/`));
+      return protocolOf(path) !== undefined;
     },
     handle(request, socket, head, ip, refuse) {
+      const protocol = protocolOf((request.url ?? '').split('?')[0]);
+      if (protocol === undefined) throw new Error(`market stream handed a path it does not serve: ${request.url}`);
       if (closing !== undefined) {
         refuse(undefined, 'server shutting down');
         return;
@@ -134,7 +170,7 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
         refuse(error, `${MAX_MARKET_SOCKETS_PER_IP} market streams per IP already open`, { 'Retry-After': '1' });
         return;
       }
-      completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, ip));
+      completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, { ip, port: request.socket.remotePort, protocol }));
     },
     onCommit(info) {
       if (info.rows.trades.length === 0 || !fanout.queueTrades(info.rows.trades) || tradeTimer !== undefined) return;

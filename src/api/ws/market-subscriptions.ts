@@ -1,5 +1,5 @@
 import type { SymbolState } from '../../exchange/spot-module.js';
-import type { MarketFrame } from './market-frames.js';
+import type { FrameWire, MarketFrame } from './market-frames.js';
 import type { Topic, TopicKind } from './market-topics.js';
 
 /** (symbol, topic) pairs one socket may hold (docs/websocket.md "Market stream"). */
@@ -21,7 +21,8 @@ export interface Subscription {
   /** Levels (depth) or bars (kline snapshot) the frames carry; 0 where the topic has no limit. */
   readonly limit: number;
   readonly binary: boolean;
-  /** See `frameHead`. */
+  /** How its frames are written (v1 or v2), and their fields before `data`, made once. */
+  readonly wire: FrameWire;
   readonly head: string;
   /** What the last frame showed (a book version, a bar, a ticker): the "on change" rule compares it. */
   lastSent: string;

@@ -28,7 +28,7 @@ export interface UserStreamLimits {
   pingIntervalMs: number;
   /** A socket closes this long after it opened (`connection lifetime reached`); checked at each ping. */
   lifetimeMs: number;
-  /** A client reading slower than its events arrive is cut off once this much waits to be sent. */
+  /** A client reading slower than its events arrive is cut off once this much is sent and not yet read (docs/websocket.md "Limits"). */
   maxBufferedBytes: number;
   /** How often every socket's backlog is checked against `maxBufferedBytes` (besides at each send). */
   backlogCheckIntervalMs: number;
@@ -87,6 +87,8 @@ export interface UserStreams extends UpgradeRoute {
 interface Connection {
   readonly binding: ListenKeyBinding;
   readonly ip: string;
+  /** The client's port: with `ip`, the address a log line names. */
+  readonly port: number | undefined;
   readonly socket: Duplex;
   readonly openedAt: number;
   readonly gone: Promise<void>;
@@ -118,9 +120,9 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
     maxBufferedBytes: limits.maxBufferedBytes,
     checkIntervalMs: limits.backlogCheckIntervalMs,
     closeGraceMs: limits.slowReaderCloseGraceMs,
-    onCutOff: (ws, bufferedBytes) => {
+    onCutOff: (ws, backlog) => {
       const connection = connectionOf.get(ws);
-      logger.warn({ accountId: connection?.binding.accountId, ip: connection?.ip, bufferedBytes }, 'user stream reader too slow; cut off');
+      logger.warn({ accountId: connection?.binding.accountId, ip: connection?.ip, port: connection?.port, ...backlog }, 'user stream reader too slow; cut off');
     },
     // Off the books before the drop: the socket's close event comes a loop turn after its peer sees the end.
     onDrop: (ws) => connectionOf.get(ws)?.forget(),
@@ -150,9 +152,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
   }
 
   function send(connection: Connection, text: string): void {
-    const ws = connection.ws;
-    if (ws === undefined || !backlog.admits(ws)) return;
-    ws.send(text);
+    if (connection.ws !== undefined) backlog.send(connection.ws, text);
   }
 
   function refuseOverLimit(refuse: RefuseUpgrade, ip: string, limit: number, per: string): void {
@@ -160,7 +160,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
     refuse(new BourseError('TOO_MANY_REQUESTS', [limit, per]), `${limit} user streams per ${per} already open`, { 'Retry-After': '1' });
   }
 
-  function register(binding: ListenKeyBinding, ip: string, socket: Duplex): Connection {
+  function register(binding: ListenKeyBinding, ip: string, port: number | undefined, socket: Duplex): Connection {
     let release!: () => void;
     const gone = new Promise<void>((resolve) => {
       release = resolve;
@@ -174,7 +174,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
       else socketsPerIp.delete(ip);
       logger.debug({ accountId: binding.accountId, ip }, 'user stream closed');
     };
-    const connection: Connection = { binding, ip, socket, openedAt: clock(), gone, forget, ws: undefined, closeReason: undefined };
+    const connection: Connection = { binding, ip, port, socket, openedAt: clock(), gone, forget, ws: undefined, closeReason: undefined };
     connections.add(connection);
     addTo(byListenKey, binding.listenKey, connection);
     addTo(byAccount, binding.accountId, connection);
@@ -223,7 +223,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
       return;
     }
     // Registered before the handshake: events committed from now on are this socket's.
-    const connection = register(binding, ip, socket);
+    const connection = register(binding, ip, request.socket.remotePort, socket);
     completeUpgrade(wss, request, socket, head, refuse, (ws) => attach(connection, ws));
   }
 

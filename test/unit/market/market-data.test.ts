@@ -134,6 +134,25 @@ describe('MarketData.dayStats (A8 window, docs/spot-api.md "Market data")', () =
   });
 });
 
+describe('MarketData.dayStats over other windows (docs/websocket.md "v2 market stream" realtimeInterval)', () => {
+  /** Trades at 15:00 and 20:00 UTC the day before NOW, and at 02:00 UTC NOW's day. */
+  function dayMarket(): MarketData {
+    const market = new MarketData();
+    market.onTrades(rows({ tradeId: 1, time: Date.UTC(2024, 0, 14, 15), price: '100', qty: '1', quoteQty: '100', buyerIsMaker: false }));
+    market.onTrades(rows({ tradeId: 2, time: Date.UTC(2024, 0, 14, 20), price: '200', qty: '1', quoteQty: '200', buyerIsMaker: false }));
+    market.onTrades(rows({ tradeId: 3, time: Date.UTC(2024, 0, 15, 2), price: '300', qty: '1', quoteQty: '300', buyerIsMaker: false }));
+    return market;
+  }
+
+  it.each([
+    ['24h', '2024-01-14T12:01:00.000Z', { openPrice: '100', lowPrice: '100', prevClosePrice: '-', volume: '3', quoteVolume: '600', count: 3 }],
+    ['1d+8', '2024-01-14T16:00:00.000Z', { openPrice: '200', lowPrice: '200', prevClosePrice: '100', volume: '2', quoteVolume: '500', count: 2 }],
+    ['1d', '2024-01-15T00:00:00.000Z', { openPrice: '300', lowPrice: '300', prevClosePrice: '200', volume: '1', quoteVolume: '300', count: 1 }],
+  ] as const)('when the window is %s, then it opens at %s and holds the trades since', (window, openTime, expected) => {
+    expect(view(dayMarket().dayStats('BTCUSDT', NOW, window))).toEqual({ openTime, lastPrice: '300', highPrice: '300', ...expected });
+  });
+});
+
 describe('MarketData trades and klines', () => {
   it('when a trade arrives as a buyer row and a seller row, then it is one public trade with the literal isBuyerMaker', () => {
     const trades = btcMarket().recentTrades('BTCUSDT', 2);

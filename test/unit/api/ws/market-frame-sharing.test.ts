@@ -5,10 +5,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebSocket } from 'ws';
 import { BacklogWatch } from '../../../../src/api/ws/backlog-watch.js';
 import { MarketFanout } from '../../../../src/api/ws/market-fanout.js';
-import { FramePublish, MarketFrame } from '../../../../src/api/ws/market-frames.js';
+import { FramePublish, MarketFrame, V1_WIRE } from '../../../../src/api/ws/market-frames.js';
+import { V1_PROTOCOL } from '../../../../src/api/ws/market-protocols.js';
 import { readClientMessage } from '../../../../src/api/ws/market-request.js';
 import { serveMarketSocket } from '../../../../src/api/ws/market-socket.js';
 import { SocketSubscriptions, type FrameSink } from '../../../../src/api/ws/market-subscriptions.js';
+import type { StreamVersion } from '../../../../src/api/ws/market-topics.js';
 import { MarketData } from '../../../../src/market/market-data.js';
 import { CoreHarness, T0, createCoreHarness, limit } from '../../../support/core-harness.js';
 
@@ -32,8 +34,8 @@ let fanout: MarketFanout;
 let seller: number;
 let buyer: number;
 
-function subscribe(sink: FrameSink & { own: SocketSubscriptions }, request: object): void {
-  const message = readClientMessage(JSON.stringify(request), (symbol) => h.core.spot.symbols.get(symbol));
+function subscribe(sink: FrameSink & { own: SocketSubscriptions }, request: object, version: StreamVersion = 'v1'): void {
+  const message = readClientMessage(JSON.stringify(request), (symbol) => h.core.spot.symbols.get(symbol), version);
   if (message.kind !== 'subscription') throw new Error(`not a subscription: ${JSON.stringify(message)}`);
   expect(fanout.apply(sink, sink.own, message.request)).toBeUndefined();
 }
@@ -55,13 +57,14 @@ beforeEach(() => {
 });
 
 describe('FramePublish', () => {
-  it('when asked for the same head twice, then it builds one frame; another head gets its own', () => {
-    const publish = new FramePublish('[1]', false, NOW);
-    const a = publish.frameFor('{"topic":"trade"');
-    expect(publish.frameFor('{"topic":"trade"')).toBe(a);
-    expect(publish.frameFor('{"id":"2","topic":"trade"')).not.toBe(a);
+  it('when asked for the same wire and head twice, then it builds one frame; another head gets its own', () => {
+    const item = { v: '1', t: NOW, p: '2000', q: '0.1', m: true };
+    const publish = new FramePublish({ kind: 'trade', items: [item] }, false, NOW);
+    const a = publish.framesFor(V1_WIRE, '{"topic":"trade"');
+    expect(publish.framesFor(V1_WIRE, '{"topic":"trade"')).toBe(a);
+    expect(publish.framesFor(V1_WIRE, '{"id":"2","topic":"trade"')).not.toBe(a);
     expect(publish.size).toBe(2);
-    expect(a.text).toBe(`{"topic":"trade","data":[1],"f":false,"sendTime":${NOW}}`);
+    expect(a.map((frame) => frame.text)).toEqual([`{"topic":"trade","data":[${JSON.stringify(item)}],"f":false,"sendTime":${NOW}}`]);
   });
 
   it('when bytes and gzip are read again, then they are the same Buffers, encoded once', () => {
@@ -125,6 +128,54 @@ describe('a publish to many subscribers', () => {
   });
 });
 
+describe('a publish to v1 and v2 subscribers', () => {
+  it('when one order makes two trades, then v1 subscribers share one frame of both and v2 subscribers share one push per trade', () => {
+    const v1 = Array.from({ length: 10 }, () => new SharingSink());
+    const v2 = Array.from({ length: 10 }, () => new SharingSink());
+    for (const sink of v1) subscribe(sink, { event: 'sub', topic: 'trade', symbol: 'ETHUSDT' });
+    for (const sink of v2) subscribe(sink, { topic: 'trade', event: 'sub', params: { binary: false, symbol: 'ETHUSDT' } }, 'v2');
+    // A v2 trade subscription starts with the next trade: no snapshot.
+    expect(v2.map((sink) => sink.frames.length)).toEqual(Array.from({ length: 10 }, () => 0));
+    for (const sink of v1) sink.frames = [];
+
+    h.place(limit(seller, 'ETHUSDT', 'SELL', '2000', '0.1'));
+    h.place(limit(seller, 'ETHUSDT', 'SELL', '2001', '0.2'));
+    h.place(limit(buyer, 'ETHUSDT', 'BUY', '2001', '0.3'));
+    market.onTrades(h.lastRows.trades);
+    fanout.onTrades(h.lastRows.trades);
+
+    const v1Frames = new Set(v1.flatMap((sink) => sink.frames.map((f) => f.frame)));
+    expect(v1Frames.size).toBe(1);
+    const [both] = v1Frames;
+    expect((JSON.parse(both.text) as { data: { q: string }[] }).data.map((t) => t.q)).toEqual(['0.1', '0.2']);
+    expect(v2.every((sink) => sink.frames.length === 2)).toBe(true);
+    const pushes = v2[0].frames.map((f) => f.frame);
+    expect(v2.every((sink) => sink.frames.every((f, i) => f.frame === pushes[i]))).toBe(true);
+    const t = h.lastRows.trades[0].time;
+    expect(pushes.map((frame) => JSON.parse(frame.text) as unknown)).toEqual([
+      { topic: 'trade', params: { binary: false, symbol: 'ETHUSDT' }, data: { v: '1', t, p: '2000', q: '0.1', m: true } },
+      { topic: 'trade', params: { binary: false, symbol: 'ETHUSDT' }, data: { v: '2', t, p: '2001', q: '0.2', m: true } },
+    ]);
+  });
+
+  it('when a book change reaches v1 and v2 depth subscribers, then each protocol gets one frame, v2 with at most 100 levels and no e', () => {
+    const v1 = new SharingSink();
+    const v2 = [new SharingSink(), new SharingSink()];
+    subscribe(v1, { event: 'sub', topic: 'depth', symbol: 'ETHUSDT' });
+    for (const sink of v2) subscribe(sink, { topic: 'depth', event: 'sub', params: { binary: false, symbol: 'ETHUSDT', limit: 1000 } }, 'v2');
+    for (const sink of [v1, ...v2]) sink.frames = [];
+    h.place(limit(seller, 'ETHUSDT', 'SELL', '2001', '0.5'));
+    fanout.flushDepths();
+    expect(JSON.parse(v1.frames[0].frame.text)).toMatchObject({ topic: 'depth', data: [{ e: 301, v: '1' }], f: false });
+    expect(v2[0].frames[0].frame).toBe(v2[1].frames[0].frame);
+    expect(JSON.parse(v2[0].frames[0].frame.text)).toEqual({
+      topic: 'depth',
+      params: { binary: false, symbol: 'ETHUSDT', limit: 1000 },
+      data: { s: 'ETHUSDT', t: NOW, v: '1', b: [], a: [['2001', '0.5']] },
+    });
+  });
+});
+
 /** Just what serveMarketSocket and BacklogWatch use of a `ws` socket. */
 class FakeSocket extends EventEmitter {
   readyState = 1;
@@ -134,6 +185,8 @@ class FakeSocket extends EventEmitter {
   send(data: unknown, options?: unknown): void {
     this.sent.push({ data, options });
   }
+
+  ping(): void {}
 
   close(): void {
     this.readyState = 3;
@@ -163,7 +216,7 @@ describe('market sockets sent a shared frame', () => {
     };
     return Array.from({ length: count }, () => {
       const socket = new FakeSocket();
-      serveMarketSocket(socket as unknown as WebSocket, context, () => {});
+      serveMarketSocket(socket as unknown as WebSocket, context, V1_PROTOCOL, () => {});
       socket.request({ id: 't', event: 'sub', topic: 'trade', symbol: 'ETHUSDT', params: { binary } });
       socket.sent = [];
       return socket;

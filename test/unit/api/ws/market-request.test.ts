@@ -96,6 +96,40 @@ describe('market stream requests', () => {
   });
 });
 
+describe('v2 market stream requests', () => {
+  const readV2 = (request: object): ClientMessage => readClientMessage(JSON.stringify(request), lookup, 'v2');
+
+  it('when BrokerWssV2 names its symbol in params, then that symbol is subscribed, with the v2 version and params echoed', () => {
+    const message = readV2({ topic: 'trade', event: 'sub', params: { binary: false, symbol: '301.ethusdt' } });
+    expect(summary(message)).toEqual({ event: 'sub', id: undefined, topic: 'trade', symbols: ['ETHUSDT'], params: { binary: false, symbol: '301.ethusdt' }, binary: false, limit: undefined });
+    expect(message.kind === 'subscription' && message.request.version).toBe('v2');
+  });
+
+  it.each([
+    [{ id: 1, topic: 'trade', event: 'sub', params: { symbol: 'ETHUSDT,BTCUSDT' } }, 'INVALID_SYMBOLS'],
+    [{ id: 1, topic: 'diffDepth', event: 'sub', params: { symbol: 'ETHUSDT' } }, 'INVALID_TOPIC'],
+    [{ id: 1, topic: 'realtimes', event: 'sub', params: { symbol: 'ETHUSDT', realtimeInterval: '1w' } }, 'INVALID_PERIOD'],
+    [{ id: 1, topic: 'kline', event: 'sub', params: { symbol: 'ETHUSDT', klineType: '2m' } }, 'INVALID_PERIOD'],
+  ])('when the request is %j, then it earns %s', (request, error) => {
+    expect(readV2(request)).toEqual({ kind: 'error', error, id: 1 });
+  });
+
+  it.each([
+    [undefined, 'realtimes'],
+    ['24h', 'realtimes'],
+    ['1d', 'realtimes_1d'],
+    ['1d+8', 'realtimes_1d+8'],
+  ])('when realtimeInterval is %s, then the pair topic is %s; v1 ignores it', (realtimeInterval, topic) => {
+    expect(summary(readV2({ topic: 'realtimes', event: 'sub', params: { symbol: 'ETHUSDT', realtimeInterval } }))).toMatchObject({ topic });
+    expect(summary(read({ topic: 'realtimes', event: 'sub', symbol: 'ETHUSDT', params: { realtimeInterval } }))).toMatchObject({ topic: 'realtimes' });
+  });
+
+  it('when the index topic names a list beside params, as on v1, then every listed symbol is subscribed on v2 too', () => {
+    expect(summary(readV2({ symbol: 'BTCUSDT,ETHUSDT', topic: 'index', event: 'sub' }))).toMatchObject({ topic: 'index', symbols: ['BTCUSDT', 'ETHUSDT'] });
+    expect(summary(read({ symbol: 'BTCUSDT,ETHUSDT', topic: 'index', event: 'sub' }))).toMatchObject({ topic: 'index', symbols: ['BTCUSDT', 'ETHUSDT'] });
+  });
+});
+
 describe('market stream error frames', () => {
   it('when the request had an id, then the frame echoes it; codes are strings', () => {
     expect(errorFrame('INVALID_TOPIC', '9')).toBe('{"id":"9","code":"-10004","desc":"Invalid topic!"}');

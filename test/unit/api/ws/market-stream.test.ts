@@ -69,7 +69,10 @@ describe('market stream paths', () => {
     ['/ws/quote/v1', true],
     ['/openapi/quote/ws/v1x', false],
     ['/openapi/ws/0123456789abcdef', false],
-    ['/openapi/quote/ws/v2', false],
+    ['/openapi/quote/ws/v2', true],
+    ['/openapi/quote/ws/v2/', true],
+    ['/openapi/quote/ws/v2x', false],
+    ['/openapi/quote/ws/v3', false],
   ])('when the path is %s, then matches is %s', (path, expected) => {
     expect(s.streams.matches(path)).toBe(expected);
   });
@@ -217,6 +220,43 @@ describe('market socket limits', () => {
     await probes[0].close();
     const again = await MarketProbe.open(`${s.url}/openapi/quote/ws/v1`);
     await Promise.all([again, ...probes.slice(1)].map((p) => p.close()));
+    await s.stop();
+  });
+});
+
+describe('the v2 path', () => {
+  it('when a v2 socket stays quiet past the idle time, then the server pings it every interval and keeps it, while a v1 socket closes idle', async () => {
+    const s = await serve({ idleMs: 150, v2PingIntervalMs: 50 });
+    const v1 = await MarketProbe.open(`${s.url}/openapi/quote/ws/v1`);
+    const v2 = await MarketProbe.open(`${s.url}/openapi/quote/ws/v2`);
+    expect(await v1.closed).toEqual({ code: 1000, reason: 'idle' });
+    // The pings queued so far, then one sent after v1's idle close: v2 is still open.
+    while (v2.pending > 0) expect(await v2.next()).toEqual({ ping: NOW });
+    expect(await v2.next()).toEqual({ ping: NOW });
+    expect(v2.ws.readyState).toBe(v2.ws.OPEN);
+    await v2.close();
+    await s.stop();
+  });
+
+  it('when an IP holds 50 market sockets of both paths, then a 51st on either is refused', async () => {
+    const s = await serve();
+    const half = MAX_MARKET_SOCKETS_PER_IP / 2;
+    const probes = await Promise.all(
+      Array.from({ length: MAX_MARKET_SOCKETS_PER_IP }, (_, i) => MarketProbe.open(`${s.url}/openapi/quote/ws/${i < half ? 'v1' : 'v2'}`)),
+    );
+    expect((await refusedHandshake(`${s.url}/openapi/quote/ws/v2`)).status).toBe(429);
+    s.limiter.liftBan(IP);
+    expect((await refusedHandshake(`${s.url}/openapi/quote/ws/v1`)).status).toBe(429);
+    await Promise.all(probes.map((p) => p.close()));
+    await s.stop();
+  });
+
+  it('when a v2 client sends a 51st message within 10 s, then the socket is closed with 1008', async () => {
+    const s = await serve();
+    const probe = await MarketProbe.open(`${s.url}/openapi/quote/ws/v2`);
+    for (let i = 0; i < 51; i++) probe.send('ping');
+    for (let i = 0; i < 50; i++) expect(await probe.next()).toEqual({ pong: NOW });
+    expect(await probe.closed).toEqual({ code: 1008, reason: 'too many messages' });
     await s.stop();
   });
 });
