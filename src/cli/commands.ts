@@ -1,29 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { adminPath, type AdminClient, type CliEnv, type HttpMethod } from './client.js';
+import { adminPath, type HttpMethod } from './client.js';
+import type { CommandContext } from './command-context.js';
 import { configPatch } from './config-values.js';
 import { usageError } from './errors.js';
 import { formatJsonLine, formatReadable, formatUsers, formatVerify, isLedgerOk } from './format.js';
 import { addWebhookCommands } from './webhooks.js';
-
-export interface OutputStream {
-  write(text: string): unknown;
-}
-
-export interface CliIo {
-  readonly stdout: OutputStream;
-  readonly stderr: OutputStream;
-  readonly env: CliEnv;
-}
-
-export interface CommandContext {
-  readonly io: CliIo;
-  /** Created on first use, so `serve` and `--help` need no token. */
-  client(): Promise<AdminClient>;
-  startServer(): Promise<unknown>;
-  setExitCode(code: number): void;
-  /** Aborted by Ctrl-C (or a test): ends the commands that run until stopped (`webhooks receive`, `--follow`). */
-  readonly stop: AbortSignal;
-}
 
 type Body = Record<string, unknown>;
 type Readable = (answer: unknown) => string;

@@ -1,9 +1,10 @@
 import { CommanderError } from 'commander';
 import { adminBaseUrl, createAdminClient, readAdminToken, type AdminClient } from './client.js';
-import { buildProgram, type CliIo } from './commands.js';
+import type { CliIo } from './command-context.js';
+import { buildProgram } from './commands.js';
 import { CliError } from './errors.js';
 
-export type { CliIo } from './commands.js';
+export type { CliIo } from './command-context.js';
 
 export interface CliDeps {
   startServer(): Promise<unknown>;

@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { verifyBody } from '../webhooks/signature.js';
 import { publicKeyFingerprint } from '../webhooks/webhook-key.js';
 import { adminPath } from './client.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './command-context.js';
 import { AdminApiError, CliError } from './errors.js';
 import { formatTable } from './format.js';
 

@@ -7,6 +7,7 @@
 
 import type { PaymentCommand } from './payment-commands.js';
 import type { WebhookCommand } from './webhook-commands.js';
+import type { ModuleRow } from '../payments/rows.js';
 
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
@@ -403,15 +404,6 @@ export interface BalanceEvent {
 export type CoreEvent = OrderEvent | BalanceEvent;
 
 /**
- * A row of a table a module owns (area B's funding records, …): upserted on the table's first
- * column, so an object's last state in a batch wins. Columns hold text or integers, never a float.
- */
-export type ModuleRow =
-  | { table: string; values: Readonly<Record<string, string | number>> }
-  /** Deletes the rows whose `column` is positive and at most `upTo` (history past its retention). */
-  | { table: string; purge: { column: string; upTo: number } };
-
-/**
  * Rows derived from the commands of one batch, written in the same transaction; `events` are not
  * stored: they feed the user data streams after the commit.
  */
@@ -422,7 +414,7 @@ export interface DerivedRows {
   deposits: DepositRow[];
   withdrawals: WithdrawalRow[];
   events: CoreEvent[];
-  /** Rows of the modules' own tables, in the order derived. */
+  /** Area B's typed rows (funding records, payment orders, webhooks), in the order derived. */
   moduleRows: ModuleRow[];
   /**
    * Commands a command made due at once (an automatic decision, docs/merchant-payments.md "Lifecycles"): the sequencer

@@ -1,5 +1,30 @@
+import { BourseError } from '../core/errors.js';
 import type { Command, CommandType } from '../core/types.js';
-import type { PostingContext } from '../ledger/ledger.js';
+import type { Account } from '../ledger/account.js';
+import type { Ledger, PostingContext } from '../ledger/ledger.js';
+
+/**
+ * What every module shares: the ledger (assets, users, accounts and their balances) and the
+ * account lookup commands use. Each command's posting context (seq, time, the rows it derives)
+ * comes with `apply`. What a module needs of another is a port it declares and takes in its
+ * constructor; no module reaches the core that composes it.
+ */
+export interface CoreContext {
+  readonly ledger: Ledger;
+  /** The account a command names; NOT_FOUND (a refusal) when there is none. */
+  account(accountId: number): Account;
+}
+
+export function coreContext(ledger: Ledger): CoreContext {
+  return {
+    ledger,
+    account(accountId) {
+      const account = ledger.accounts.get(accountId);
+      if (account === undefined) throw new BourseError('NOT_FOUND', [`account ${accountId}`]);
+      return account;
+    },
+  };
+}
 
 /**
  * A time-driven transition (a command; the core reads no clock): the deadline is stored on its object; when
@@ -27,6 +52,8 @@ export interface CoreModule<Image = unknown> {
   readonly name: string;
   readonly commandTypes: readonly CommandType[];
   apply(command: Command, ctx: PostingContext): unknown;
+  /** Validates a command without changing anything (A12 test order); throws a refusal, or throws when the module checks no such command. */
+  check?(command: Command, ctx: PostingContext): void;
   /** Canonical JSON-ready image: equal states give equal images. */
   image(): Image;
   /** Rebuilds the module from `image()`'s output; the ledger is already restored. */

@@ -1,11 +1,9 @@
-import { BourseError } from '../core/errors.js';
 import { emptyDerivedRows, type BalanceEvent, type Command, type CommandType, type DerivedRows, type StampedCommand } from '../core/types.js';
 import type { Account } from '../ledger/account.js';
 import { Ledger, type AccountSet, type PostingContext } from '../ledger/ledger.js';
 import { CatalogueModule } from './catalogue-module.js';
-import type { CoreModule, Deadline, ModuleCheck } from './core-module.js';
+import { coreContext, type CoreContext, type CoreModule, type Deadline, type ModuleCheck } from './core-module.js';
 import { FundsModule } from './funds-module.js';
-import { placeOrder } from './order-commands.js';
 import { PaymentsModule } from './payments/payments-module.js';
 import { SpotModule } from './spot-module.js';
 import { WebhooksModule } from './webhooks/webhooks-module.js';
@@ -16,17 +14,20 @@ export type RowRecording = 'all' | 'fanout' | 'none';
  * The one-writer state machine: every state change is a command applied here, in sequence
  * order, with the time the sequencer stamped. No I/O, no clock, no randomness: the same commands
  * give the same state (see `stateHash`). The ledger is shared; each domain is a module that owns
- * its state and commands, and the core routes a command to the module declaring its type.
+ * its state and commands, and the core routes a command to the module declaring its type. The
+ * core composes the modules: each takes the shared context and, in its constructor, the ports it
+ * declares for what it needs of another.
  */
 export class ExchangeCore {
   readonly ledger = new Ledger();
-  readonly catalogue = new CatalogueModule(this);
-  readonly spot = new SpotModule(this);
-  readonly funds = new FundsModule(this);
-  readonly payments = new PaymentsModule(this);
-  readonly webhooks = new WebhooksModule(this);
-  /** In restore order: a module may refer to what an earlier one holds. */
-  readonly modules: readonly CoreModule[] = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks];
+  private readonly context: CoreContext = coreContext(this.ledger);
+  readonly catalogue: CatalogueModule;
+  readonly spot: SpotModule;
+  readonly funds: FundsModule;
+  readonly payments: PaymentsModule;
+  readonly webhooks: WebhooksModule;
+  /** In restore order (and the snapshot image's): a module may refer to what an earlier one holds. */
+  readonly modules: readonly CoreModule[];
   private readonly moduleOf: ReadonlyMap<CommandType, CoreModule>;
   /** Sequence number of the last applied command. */
   lastSeq = 0;
@@ -42,6 +43,23 @@ export class ExchangeCore {
   private readonly touched = new Map<number, string[]>();
 
   constructor() {
+    // Payments checks the catalogue's keys and writes the webhooks' outbox, and both read back what
+    // payments holds (the desk's account, the webhook settings): those two ports read it once it exists.
+    const fromPayments = {
+      get deskAccountId(): number {
+        return payments.deskAccountId;
+      },
+      get webhookSettings() {
+        return payments.webhookSettings;
+      },
+    };
+    this.catalogue = new CatalogueModule(this.context, fromPayments);
+    this.spot = new SpotModule(this.context);
+    this.funds = new FundsModule(this.context);
+    this.webhooks = new WebhooksModule(fromPayments);
+    const payments = new PaymentsModule(this.context, { keys: this.catalogue, books: this.spot, spotLocks: this.spot, outbox: this.webhooks });
+    this.payments = payments;
+    this.modules = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks];
     const moduleOf = new Map<CommandType, CoreModule>();
     for (const module of this.modules) {
       for (const type of module.commandTypes) {
@@ -95,12 +113,13 @@ export class ExchangeCore {
   }
 
   /**
-   * Validates a command against the current state without changing anything (A12 test order).
-   * Returns normally when it would be accepted.
+   * Validates a command against the current state without changing anything (A12 test order),
+   * through the module that owns it. Returns normally when it would be accepted.
    */
   check(command: Command, ts: number): void {
-    if (command.type !== 'placeOrder') throw new Error('only orders can be checked');
-    placeOrder(this, { ...command, test: true }, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, recordFlows: true, touched: new Map() });
+    const module = this.moduleOf.get(command.type);
+    if (module?.check === undefined) throw new Error(`${command.type} cannot be checked`);
+    module.check(command, { seq: this.lastSeq + 1, ts, rows: emptyDerivedRows(), recordRows: true, recordFlows: true, touched: new Map() });
   }
 
   /** Every deadline the modules' objects carry now, earliest first. */
@@ -115,10 +134,9 @@ export class ExchangeCore {
     return this.modules.flatMap((module) => module.verify?.() ?? []);
   }
 
+  /** The account a command names; NOT_FOUND when there is none. */
   account(accountId: number): Account {
-    const account = this.ledger.accounts.get(accountId);
-    if (account === undefined) throw new BourseError('NOT_FOUND', [`account ${accountId}`]);
-    return account;
+    return this.context.account(accountId);
   }
 }
 

@@ -1,8 +1,8 @@
-import type { Command, CommandType, DepositCommand, SettleWithdrawalCommand, TransferCommand, WithdrawCommand, WithdrawalRow } from '../core/types.js';
+import type { Command, CommandType, WithdrawalRow } from '../core/types.js';
 import type { PostingContext } from '../ledger/ledger.js';
-import { sortedEntries, type CoreModule } from './core-module.js';
-import type { ExchangeCore } from './exchange-core.js';
-import { applyFundsCommand, type Withdrawal } from './funds-commands.js';
+import { sortedEntries, type CoreContext, type CoreModule } from './core-module.js';
+import { applyFundsCommand, type FundsCommand } from './funds-commands.js';
+import { FundsState } from './funds-state.js';
 
 export interface FundsImage {
   counters: { nextDepositId: number; nextWithdrawalId: number };
@@ -16,22 +16,17 @@ const FUNDS_COMMANDS = ['deposit', 'withdraw', 'settleWithdrawal', 'transfer'] a
 const byAccount = <V>(map: ReadonlyMap<number, ReadonlyMap<string, V>>): [number, [string, V][]][] =>
   sortedEntries(map).map(([accountId, ids]) => [accountId, sortedEntries(ids)]);
 
-/** Area A funds: deposits, withdrawals with their review, transfers, and their idempotency keys. */
-export class FundsModule implements CoreModule<FundsImage> {
+/** Area A funds: deposits, withdrawals with their review, transfers, and their idempotency keys. It needs nothing of another module. */
+export class FundsModule extends FundsState implements CoreModule<FundsImage> {
   readonly name = 'funds';
   readonly commandTypes = FUNDS_COMMANDS;
-  readonly withdrawals = new Map<number, Withdrawal>();
-  /** Client ids of withdrawals per account (A23 idempotency), → withdrawal id. */
-  readonly withdrawalClientIds = new Map<number, Map<string, number>>();
-  /** Client ids of A32 transfers per source account, → what the transfer moved (idempotency). */
-  readonly transferClientIds = new Map<number, Map<string, string>>();
-  nextDepositId = 1;
-  nextWithdrawalId = 1;
 
-  constructor(private readonly core: ExchangeCore) {}
+  constructor(private readonly context: CoreContext) {
+    super();
+  }
 
   apply(command: Command, ctx: PostingContext): unknown {
-    return applyFundsCommand(this.core, command as DepositCommand | WithdrawCommand | SettleWithdrawalCommand | TransferCommand, ctx);
+    return applyFundsCommand(this, this.context, command as FundsCommand, ctx);
   }
 
   image(): FundsImage {

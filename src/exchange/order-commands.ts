@@ -1,12 +1,13 @@
 import { attoToUnits, formatUnits, fractionDigits, parseDecimal } from '../core/decimal.js';
 import { BourseError, reject } from '../core/errors.js';
+import { insideRecvWindow } from '../core/recv-window.js';
 import { FLOW_TYPES, type CancelOrderCommand, type CancelOrdersCommand, type FillFacts, type OrderRow, type PlaceOrderCommand, type TimeInForce, type TradeRow } from '../core/types.js';
 import type { Fill, StopReason, Taker } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import type { Account } from '../ledger/account.js';
-import { recordsEventsOf, type PostingContext } from '../ledger/ledger.js';
-import type { ExchangeCore } from './exchange-core.js';
-import type { SymbolState } from './spot-module.js';
+import { recordsEventsOf, type Ledger, type PostingContext } from '../ledger/ledger.js';
+import type { CoreContext } from './core-module.js';
+import type { SpotState, SymbolState } from './spot-state.js';
 import { amountTexts, toOrderRow, type LiveOrder } from './live-order.js';
 import { orderFilters } from './order-filters.js';
 
@@ -29,9 +30,6 @@ export interface CancelOrderResult {
   transactTime: number;
 }
 
-const DEFAULT_RECV_WINDOW_MS = 5000;
-const FUTURE_TOLERANCE_MS = 1000;
-
 /** The order's amounts bound to the symbol: what it locks and how the book sees it. */
 interface SizedOrder {
   priceTicks: number;
@@ -42,29 +40,24 @@ interface SizedOrder {
 }
 
 /** A11/A12: checks of docs/spot-api.md "Order validation" steps 5–12 in order, then matching (docs/spot-api.md "Matching and self-trade prevention") and settlement (docs/spot-api.md "Locks, fees and rounding"). */
-export function placeOrder(core: ExchangeCore, cmd: PlaceOrderCommand, ctx: PostingContext): PlaceOrderResult | undefined {
-  if (cmd.timestamp !== undefined) {
-    const windowMs = cmd.recvWindow ?? DEFAULT_RECV_WINDOW_MS;
-    if (cmd.timestamp > ctx.ts + FUTURE_TOLERANCE_MS || ctx.ts - cmd.timestamp > windowMs) {
-      reject('TIMESTAMP_OUTSIDE_RECV_WINDOW');
-    }
-  }
-  const state = core.spot.symbol(cmd.symbol);
+export function placeOrder(spot: SpotState, context: CoreContext, cmd: PlaceOrderCommand, ctx: PostingContext): PlaceOrderResult | undefined {
+  if (cmd.timestamp !== undefined && !insideRecvWindow(cmd.timestamp, cmd.recvWindow, ctx.ts)) reject('TIMESTAMP_OUTSIDE_RECV_WINDOW');
+  const state = spot.symbol(cmd.symbol);
   const spec = state.spec;
-  const account = core.account(cmd.accountId);
+  const account = context.account(cmd.accountId);
   // Area B owns what a merchant's ledger account holds: its crypto is reserved by c2f orders and its fiat is the pending fund.
   if (account.merchantLedger === true) reject('NO_PERMISSION');
   if (spec.status !== 'TRADING') reject('SYMBOL_NOT_TRADING');
   const sized = sizeOrder(state, cmd);
-  if (cmd.clientOrderId !== undefined && core.spot.clientOrderIds.orderIdOf(account.accountId, cmd.clientOrderId) !== undefined) {
+  if (cmd.clientOrderId !== undefined && spot.clientOrderIds.orderIdOf(account.accountId, cmd.clientOrderId) !== undefined) {
     reject('DUPLICATE_CLIENT_ORDER_ID');
   }
-  if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= core.spot.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
-  if (account.openOrderCount >= core.spot.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
-  if (core.ledger.free(account, sized.lockAsset) < sized.lockAtoms) reject('INSUFFICIENT_BALANCE');
+  if ((account.openOrdersBySymbol.get(spec.symbol) ?? 0) >= spot.limits.maxOpenOrdersPerSymbol) reject('MAX_NUM_ORDERS');
+  if (account.openOrderCount >= spot.limits.maxOpenOrdersPerAccount) reject('BROKER_MAX_NUM_ORDERS');
+  if (context.ledger.free(account, sized.lockAsset) < sized.lockAtoms) reject('INSUFFICIENT_BALANCE');
   if (cmd.orderType === 'LIMIT_MAKER' && state.book.wouldCross(cmd.side === 'BUY', sized.priceTicks)) reject('WOULD_TAKE');
   if (cmd.test === true) return undefined;
-  return execute(core, state, account, cmd, sized, ctx);
+  return execute(spot, context.ledger, state, account, cmd, sized, ctx);
 }
 
 /** Filters of docs/spot-api.md "Symbol filters" in the order of docs/spot-api.md "Order validation" steps 6–8. */
@@ -98,7 +91,8 @@ function sizeOrder(state: SymbolState, cmd: PlaceOrderCommand): SizedOrder {
 
 /** `<orderId>`, or `<orderId>-<k>` with the smallest free k when a client took that string (docs/spot-api.md "Client order ids"). */
 function execute(
-  core: ExchangeCore,
+  spot: SpotState,
+  ledger: Ledger,
   state: SymbolState,
   account: Account,
   cmd: PlaceOrderCommand,
@@ -109,8 +103,8 @@ function execute(
   const isBuy = cmd.side === 'BUY';
   const isMarket = cmd.orderType === 'MARKET';
   const timeInForce: TimeInForce = isMarket ? 'IOC' : cmd.orderType === 'LIMIT_MAKER' ? 'GTC' : cmd.timeInForce;
-  const orderId = core.spot.nextOrderId++;
-  const clientOrderId = core.spot.clientOrderIds.assign(account.accountId, orderId, cmd.clientOrderId);
+  const orderId = spot.nextOrderId++;
+  const clientOrderId = spot.clientOrderIds.assign(account.accountId, orderId, cmd.clientOrderId);
   const order: LiveOrder = {
     orderId,
     accountId: account.accountId,
@@ -129,7 +123,7 @@ function execute(
     time: ctx.ts,
     updateTime: ctx.ts,
   };
-  core.ledger.lock(ctx, account, sized.lockAsset, sized.lockAtoms);
+  ledger.lock(ctx, account, sized.lockAsset, sized.lockAtoms);
   // W1: acceptance is always reported first, as NEW, even when the order then fills.
   if (recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, toOrderRow(order, spec));
 
@@ -150,7 +144,7 @@ function execute(
   }
   const views: FillView[] = [];
   for (const fill of fills) {
-    const view = settleFill(core, spec, order, fill, ctx);
+    const view = settleFill(spot, ledger, spec, order, fill, ctx);
     if (view !== undefined) views.push(view);
   }
 
@@ -159,14 +153,14 @@ function execute(
   if (rests) {
     order.status = order.executedLots > 0 ? 'PARTIALLY_FILLED' : 'NEW';
     state.book.add(orderId, account.accountId, isBuy, sized.priceTicks, order.origLots - order.executedLots);
-    core.spot.liveOrders.set(orderId, order);
-    core.spot.openOrderIdsOf(account.accountId).add(orderId);
+    spot.liveOrders.set(orderId, order);
+    spot.openOrderIdsOf(account.accountId).add(orderId);
     account.openOrderCount++;
     account.openOrdersBySymbol.set(spec.symbol, (account.openOrdersBySymbol.get(spec.symbol) ?? 0) + 1);
   } else {
     const filled = isMarket && isBuy ? stop === 'complete' && order.executedLots > 0 : order.executedLots === order.origLots;
     order.status = filled ? 'FILLED' : 'CANCELED';
-    core.ledger.unlock(ctx, account, sized.lockAsset, order.lockedAtoms);
+    ledger.unlock(ctx, account, sized.lockAsset, order.lockedAtoms);
     order.lockedAtoms = 0n;
   }
   const row = toOrderRow(order, spec);
@@ -180,9 +174,8 @@ function pushOrderEvent(ctx: PostingContext, order: LiveOrder, row: OrderRow, fi
 }
 
 /** Settles one fill: trade rows, balance postings with fees, and the maker's new state. */
-function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill: Fill, ctx: PostingContext): FillView | undefined {
-  const ledger = core.ledger;
-  const maker = core.spot.liveOrders.get(fill.maker.orderId);
+function settleFill(spot: SpotState, ledger: Ledger, spec: SymbolSpec, taker: LiveOrder, fill: Fill, ctx: PostingContext): FillView | undefined {
+  const maker = spot.liveOrders.get(fill.maker.orderId);
   if (maker === undefined) throw new Error(`resting order ${fill.maker.orderId} has no live record`);
   const quoteAtoms = BigInt(fill.lots) * BigInt(fill.priceTicks) * spec.quoteAtomsPerTickLot;
   const baseAtoms = BigInt(fill.lots) * spec.baseAtomsPerLot;
@@ -227,9 +220,9 @@ function settleFill(core: ExchangeCore, spec: SymbolSpec, taker: LiveOrder, fill
   maker.status = fill.makerDone ? 'FILLED' : 'PARTIALLY_FILLED';
   if (fill.makerDone) {
     if (maker.lockedAtoms !== 0n) throw new Error(`filled order ${maker.orderId} still locks ${maker.lockedAtoms}`);
-    retire(core, maker);
+    retire(spot, ledger, maker);
   }
-  const tradeId = core.spot.nextTradeId++;
+  const tradeId = spot.nextTradeId++;
   // The taker's status as this fill leaves it; a MARKET BUY learns whether it is FILLED only at the end.
   const takerComplete = taker.type !== 'MARKET' || taker.side === 'SELL' ? taker.executedLots === taker.origLots : false;
   taker.status = takerComplete ? 'FILLED' : 'PARTIALLY_FILLED';
@@ -304,10 +297,10 @@ function tradeRow(
 }
 
 /** An order leaves the open set (filled or canceled). */
-function retire(core: ExchangeCore, order: LiveOrder): void {
-  core.spot.liveOrders.delete(order.orderId);
-  core.spot.openOrderIdsOf(order.accountId).delete(order.orderId);
-  const account = core.ledger.account(order.accountId);
+function retire(spot: SpotState, ledger: Ledger, order: LiveOrder): void {
+  spot.liveOrders.delete(order.orderId);
+  spot.openOrderIdsOf(order.accountId).delete(order.orderId);
+  const account = ledger.account(order.accountId);
   account.openOrderCount--;
   const left = (account.openOrdersBySymbol.get(order.symbol) ?? 0) - 1;
   if (left > 0) account.openOrdersBySymbol.set(order.symbol, left);
@@ -315,16 +308,16 @@ function retire(core: ExchangeCore, order: LiveOrder): void {
 }
 
 /** Cancels one open order of the account; releases what it locked. */
-function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): OrderRow {
-  const state = core.spot.symbol(order.symbol);
+function cancelLive(spot: SpotState, ledger: Ledger, order: LiveOrder, ctx: PostingContext): OrderRow {
+  const state = spot.symbol(order.symbol);
   if (state.book.cancel(order.orderId) === undefined) throw new Error(`open order ${order.orderId} is not in its book`);
-  const account = core.ledger.account(order.accountId);
+  const account = ledger.account(order.accountId);
   const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
-  core.ledger.unlock(ctx, account, lockAsset, order.lockedAtoms);
+  ledger.unlock(ctx, account, lockAsset, order.lockedAtoms);
   order.lockedAtoms = 0n;
   order.status = 'CANCELED';
   order.updateTime = ctx.ts;
-  retire(core, order);
+  retire(spot, ledger, order);
   const row = toOrderRow(order, state.spec);
   ctx.rows.orders.push(row);
   if (recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, row);
@@ -332,22 +325,22 @@ function cancelLive(core: ExchangeCore, order: LiveOrder, ctx: PostingContext): 
 }
 
 /** A14: the open order named by id or client id in the account; -2013 when it is not open. */
-export function cancelOrder(core: ExchangeCore, cmd: CancelOrderCommand, ctx: PostingContext): CancelOrderResult {
-  const orderId = resolveOrderId(core, cmd.accountId, cmd.orderId, cmd.clientOrderId);
-  const order = orderId === undefined ? undefined : core.spot.liveOrders.get(orderId);
+export function cancelOrder(spot: SpotState, ledger: Ledger, cmd: CancelOrderCommand, ctx: PostingContext): CancelOrderResult {
+  const orderId = resolveOrderId(spot, cmd.accountId, cmd.orderId, cmd.clientOrderId);
+  const order = orderId === undefined ? undefined : spot.liveOrders.get(orderId);
   if (order === undefined || order.accountId !== cmd.accountId) throw new BourseError('ORDER_NOT_FOUND');
-  return { order: cancelLive(core, order, ctx), transactTime: ctx.ts };
+  return { order: cancelLive(spot, ledger, order, ctx), transactTime: ctx.ts };
 }
 
 /** A15/A16: cancels the account's open orders, optionally of one symbol and side, oldest first. */
-export function cancelOrders(core: ExchangeCore, cmd: CancelOrdersCommand, ctx: PostingContext): OrderRow[] {
+export function cancelOrders(spot: SpotState, ledger: Ledger, cmd: CancelOrdersCommand, ctx: PostingContext): OrderRow[] {
   const canceled: OrderRow[] = [];
-  for (const orderId of [...core.spot.openOrderIdsOf(cmd.accountId)]) {
-    const order = core.spot.liveOrders.get(orderId);
+  for (const orderId of [...spot.openOrderIdsOf(cmd.accountId)]) {
+    const order = spot.liveOrders.get(orderId);
     if (order === undefined) continue;
     if (cmd.symbol !== undefined && order.symbol !== cmd.symbol) continue;
     if (cmd.side !== undefined && order.side !== cmd.side) continue;
-    canceled.push(cancelLive(core, order, ctx));
+    canceled.push(cancelLive(spot, ledger, order, ctx));
   }
   return canceled;
 }
@@ -356,14 +349,14 @@ export function cancelOrders(core: ExchangeCore, cmd: CancelOrdersCommand, ctx: 
  * The order id named by id and/or client id within an account; undefined when they name no order
  * or two different ones (A13/A14: both sent must name the same order).
  */
-export function resolveOrderId(
-  core: ExchangeCore,
+function resolveOrderId(
+  spot: SpotState,
   accountId: number,
   orderId: number | undefined,
   clientOrderId: string | undefined,
 ): number | undefined {
   if (clientOrderId === undefined) return orderId;
-  const byClient = core.spot.clientOrderIds.orderIdOf(accountId, clientOrderId);
+  const byClient = spot.clientOrderIds.orderIdOf(accountId, clientOrderId);
   if (orderId !== undefined && byClient !== orderId) return undefined;
   return byClient;
 }

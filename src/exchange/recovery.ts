@@ -100,9 +100,9 @@ export function rollBackToJournal(core: ExchangeCore, store: Store, committedSeq
 }
 
 /**
- * Makes `into` hold `from`'s state: every field of the core moves over (the ledger and the
- * modules), and the modules' references to their core are re-pointed at `into`. `from` must not be
- * used afterwards. The deadline epoch only moves forward, so the scheduler re-reads the deadlines.
+ * Makes `into` hold `from`'s state: every field of the core moves over (the ledger, the shared
+ * context and the modules, which hold their ports and never the core). `from` must not be used
+ * afterwards. The deadline epoch only moves forward, so the scheduler re-reads the deadlines.
  */
 function moveState(from: ExchangeCore, into: ExchangeCore): void {
   const deadlineEpoch = into.deadlineEpoch;
@@ -110,9 +110,5 @@ function moveState(from: ExchangeCore, into: ExchangeCore): void {
   const streamedAccounts = into.streamedAccounts;
   Object.assign(into, from);
   into.streamedAccounts = streamedAccounts;
-  for (const module of into.modules) {
-    const fields = module as unknown as Record<string, unknown>;
-    for (const key of Object.keys(fields)) if (fields[key] === from) fields[key] = into;
-  }
   into.deadlineEpoch = deadlineEpoch + 1;
 }

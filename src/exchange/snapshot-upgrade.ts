@@ -1,7 +1,7 @@
 import type { CatalogueImage } from './catalogue-module.js';
 import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js';
 import type { FundsImage } from './funds-module.js';
-import { IMAGE_VERSION, type CoreImage, type LedgerImage } from './snapshot.js';
+import { IMAGE_VERSION, type CoreImage, type LedgerImage } from './snapshot-image.js';
 import type { SpotImage } from './spot-module.js';
 
 /**

@@ -1,59 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { AssetKind, UserType } from '../core/types.js';
 import type { Account } from '../ledger/account.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { sortedEntries } from './core-module.js';
 import { ExchangeCore } from './exchange-core.js';
+import { IMAGE_VERSION, type CoreImage, type LedgerImage } from './snapshot-image.js';
 import { upgradeImage, type OlderImage, type Version3Image } from './snapshot-upgrade.js';
-
-/**
- * The whole core state as canonical JSON: the shared ledger, then each module's part under its
- * name. Maps become arrays sorted by key, bigints decimal strings, books their orders in priority
- * order. Equal states give equal text, hence equal hashes.
- */
-/**
- * 4: the spot part holds the rate-limit settings of the trading config. 3: one part per module,
- * as today, without them. 1 and 2 were flat. All are still read, see snapshot-upgrade.ts.
- */
-export const IMAGE_VERSION = 4;
-
-export interface LedgerImage {
-  counters: { nextUserId: number; nextAccountId: number; nextFlowId: number };
-  defaultFeeRates: [string, string];
-  assets: {
-    asset: string;
-    precision: number;
-    kind: AssetKind;
-    fullName: string;
-    chains: string[];
-    withdrawFeeAtoms: string;
-    minWithdrawAtoms: string;
-    allowDeposit: boolean;
-    allowWithdraw: boolean;
-    deposits: string;
-    withdrawals: string;
-  }[];
-  users: { userId: number; email: string; userType: UserType; accountIds: number[] }[];
-  accounts: {
-    accountId: number;
-    userId: number;
-    accountIndex: number;
-    name: string;
-    makerFeeRate: string;
-    takerFeeRate: string;
-    updateTime: number;
-    balances: [string, string, string][];
-  }[];
-}
-
-export interface CoreImage {
-  version: typeof IMAGE_VERSION;
-  lastSeq: number;
-  lastTs: number;
-  ledger: LedgerImage;
-  /** Each module's `image()`, by module name. */
-  modules: Record<string, unknown>;
-}
 
 function ledgerImage(ledger: Ledger): LedgerImage {
   return {
@@ -135,7 +86,7 @@ function imageOf(core: ExchangeCore): CoreImage {
   return { version: IMAGE_VERSION, lastSeq: core.lastSeq, lastTs: core.lastTs, ledger: ledgerImage(core.ledger), modules };
 }
 
-/** Canonical JSON text of the core state. */
+/** Canonical JSON text of the core state (its layout: snapshot-image.ts). */
 export function serializeCore(core: ExchangeCore): string {
   return JSON.stringify(imageOf(core));
 }

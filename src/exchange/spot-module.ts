@@ -5,22 +5,24 @@ import { buildSymbolSpec, type SymbolSpec } from '../engine/symbol-spec.js';
 import type { PostingContext } from '../ledger/ledger.js';
 import { decimalOrReject } from './amounts.js';
 import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js';
-import { sortedEntries, type CoreModule } from './core-module.js';
-import type { ExchangeCore } from './exchange-core.js';
+import { sortedEntries, type CoreContext, type CoreModule } from './core-module.js';
 import type { LiveOrder } from './live-order.js';
 import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
-import {
-  DEFAULT_CORE_LIMITS,
-  DEFAULT_RATE_LIMIT_SETTINGS,
-  restoreRateLimitSettings,
-  setTradingConfig,
-  type CoreLimits,
-  type RateLimitSettings,
-} from './trading-config.js';
+import { SpotState } from './spot-state.js';
+import { restoreRateLimitSettings, setTradingConfig, type CoreLimits, type RateLimitSettings } from './trading-config.js';
 
-export interface SymbolState {
-  spec: SymbolSpec;
-  book: OrderBook;
+export type { SymbolState } from './spot-state.js';
+
+/** A price level of a book side in atto (what a walk through the book reads). */
+export interface LevelAtto {
+  priceAtto: bigint;
+  qtyAtto: bigint;
+}
+
+/** What an open order keeps locked, in atoms of one asset. */
+export interface OrderLock {
+  asset: string;
+  atoms: bigint;
 }
 
 export interface SpotImage {
@@ -56,35 +58,31 @@ const SPEC_VALUES = [
 const SPOT_COMMANDS = ['addSymbol', 'setSymbolStatus', 'placeOrder', 'cancelOrder', 'cancelOrders', 'setTradingConfig'] as const satisfies readonly CommandType[];
 type SpotCommand = Extract<Command, { type: (typeof SPOT_COMMANDS)[number] }>;
 
-/** Spot trading (area A): symbols with their books, live orders, client order ids, order limits. */
-export class SpotModule implements CoreModule<SpotImage> {
+/**
+ * Spot trading (area A): symbols with their books, live orders, client order ids, order limits.
+ * It needs nothing of another module; it offers the payments module the levels of its books (the
+ * prices a quote walks) and what an account's open orders lock.
+ */
+export class SpotModule extends SpotState implements CoreModule<SpotImage> {
   readonly name = 'spot';
   readonly commandTypes = SPOT_COMMANDS;
-  readonly symbols = new Map<string, SymbolState>();
-  readonly liveOrders = new Map<number, LiveOrder>();
-  /** Open order ids per account, in creation order. */
-  readonly openOrdersByAccount = new Map<number, Set<number>>();
-  /** Every client order id an account ever used (docs/spot-api.md "Client order ids"), → order id. */
-  clientOrderIds = new ClientOrderIds();
-  limits: CoreLimits = { ...DEFAULT_CORE_LIMITS };
-  /** Rate limits of the trading config, which the API's limiter follows after each commit. */
-  rateLimits: RateLimitSettings = { ...DEFAULT_RATE_LIMIT_SETTINGS };
-  nextOrderId = 1;
-  nextTradeId = 1;
 
-  constructor(private readonly core: ExchangeCore) {}
+  constructor(private readonly context: CoreContext) {
+    super();
+  }
 
   apply(command: Command, ctx: PostingContext): unknown {
     const cmd = command as SpotCommand;
+    const ledger = this.context.ledger;
     switch (cmd.type) {
       case 'placeOrder':
-        return placeOrder(this.core, cmd, ctx);
+        return placeOrder(this, this.context, cmd, ctx);
       case 'cancelOrder':
-        return cancelOrder(this.core, cmd, ctx);
+        return cancelOrder(this, ledger, cmd, ctx);
       case 'cancelOrders':
-        return cancelOrders(this.core, cmd, ctx);
+        return cancelOrders(this, ledger, cmd, ctx);
       case 'setTradingConfig':
-        return setTradingConfig(this.core, cmd);
+        return setTradingConfig(this, ledger, cmd);
       case 'addSymbol':
         return this.addSymbol(cmd);
       case 'setSymbolStatus':
@@ -92,22 +90,43 @@ export class SpotModule implements CoreModule<SpotImage> {
     }
   }
 
-  symbol(symbol: string): SymbolState {
-    return this.symbols.get(symbol) ?? reject('INVALID_SYMBOL');
+  /** A12: an order is checked as it would be placed, and nothing changes. */
+  check(command: Command, ctx: PostingContext): void {
+    if (command.type !== 'placeOrder') throw new Error('only orders can be checked');
+    placeOrder(this, this.context, { ...command, test: true }, ctx);
   }
 
-  openOrderIdsOf(accountId: number): Set<number> {
-    let ids = this.openOrdersByAccount.get(accountId);
-    if (ids === undefined) {
-      ids = new Set();
-      this.openOrdersByAccount.set(accountId, ids);
+  /**
+   * A side of a trading symbol's book best first, as levels in atto, read only as deep as a walk
+   * needs (docs/merchant-payments.md "Quotes and orders"); re-iterable. Undefined when the symbol
+   * is unknown or not trading.
+   */
+  bookLevels(symbol: string, side: 'asks' | 'bids'): Iterable<LevelAtto> | undefined {
+    const state = this.symbols.get(symbol);
+    if (state?.spec.status !== 'TRADING') return undefined;
+    const { spec, book } = state;
+    return {
+      *[Symbol.iterator]() {
+        for (const level of book[side].levelsBestFirst()) {
+          yield { priceAtto: BigInt(level.priceTicks) * spec.tickSizeAtto, qtyAtto: BigInt(level.totalLots) * spec.stepSizeAtto };
+        }
+      },
+    };
+  }
+
+  /** What the account's open orders lock, order by order. */
+  *locksOf(accountId: number): Generator<OrderLock> {
+    for (const orderId of this.openOrdersByAccount.get(accountId) ?? []) {
+      const order = this.liveOrders.get(orderId);
+      if (order === undefined) continue;
+      const spec = this.symbol(order.symbol).spec;
+      yield { asset: order.side === 'BUY' ? spec.quoteAsset : spec.baseAsset, atoms: order.lockedAtoms };
     }
-    return ids;
   }
 
   private addSymbol(cmd: AddSymbolCommand): unknown {
     if (this.symbols.has(cmd.symbol)) reject('INVALID_PARAM_VALUE', ['symbol'], `Symbol ${cmd.symbol} exists.`);
-    const ledger = this.core.ledger;
+    const ledger = this.context.ledger;
     const base = ledger.assets.get(cmd.baseAsset);
     const quote = ledger.assets.get(cmd.quoteAsset);
     if (base === undefined) throw new BourseError('NOT_FOUND', [`asset ${cmd.baseAsset}`]);
@@ -168,7 +187,7 @@ export class SpotModule implements CoreModule<SpotImage> {
   }
 
   restore(image: SpotImage): void {
-    const ledger = this.core.ledger;
+    const ledger = this.context.ledger;
     this.nextOrderId = image.counters.nextOrderId;
     this.nextTradeId = image.counters.nextTradeId;
     this.limits = { ...image.limits };

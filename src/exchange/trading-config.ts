@@ -2,7 +2,7 @@ import { attoToUnits, formatUnits, parseDecimal } from '../core/decimal.js';
 import { reject } from '../core/errors.js';
 import type { SetTradingConfigCommand } from '../core/types.js';
 import { FEE_RATE_ONE, FEE_RATE_SCALE } from '../ledger/account.js';
-import type { ExchangeCore } from './exchange-core.js';
+import type { Ledger } from '../ledger/ledger.js';
 
 /** Limits the core enforces on orders (docs/operating.md "Trading settings and listings" trading config); changed only by commands. */
 export interface CoreLimits {
@@ -81,8 +81,20 @@ function positiveCount(value: number | undefined, param: string): number | undef
   return value;
 }
 
+/** What the trading config sets in the spot module: its open-order limits and the rate limits it holds for the API. */
+export interface TradingSettings {
+  limits: CoreLimits;
+  rateLimits: RateLimitSettings;
+}
+
+/** The whole trading config: the spot module's settings and the ledger's default fee rates. */
+export interface TradingConfigHolder {
+  readonly spot: Readonly<TradingSettings>;
+  readonly ledger: Pick<Ledger, 'defaultMakerFeeRate' | 'defaultTakerFeeRate'>;
+}
+
 /** Changes the trading config (docs/operating.md "Trading settings and listings"); every value is checked before any is set. */
-export function setTradingConfig(core: ExchangeCore, cmd: SetTradingConfigCommand): unknown {
+export function setTradingConfig(spot: TradingSettings, ledger: Ledger, cmd: SetTradingConfigCommand): unknown {
   const perSymbol = positiveCount(cmd.maxOpenOrdersPerSymbol, 'maxOpenOrdersPerSymbol');
   const perAccount = positiveCount(cmd.maxOpenOrdersPerAccount, 'maxOpenOrdersPerAccount');
   const maker = cmd.defaultMakerFeeRate === undefined ? undefined : parseFeeRate(cmd.defaultMakerFeeRate, 'defaultMakerFeeRate');
@@ -92,21 +104,21 @@ export function setTradingConfig(core: ExchangeCore, cmd: SetTradingConfigComman
     const value = positiveCount(cmd[key], key);
     if (value !== undefined) rateLimits[key] = value;
   }
-  if (perSymbol !== undefined) core.spot.limits.maxOpenOrdersPerSymbol = perSymbol;
-  if (perAccount !== undefined) core.spot.limits.maxOpenOrdersPerAccount = perAccount;
-  if (maker !== undefined) core.ledger.defaultMakerFeeRate = maker;
-  if (taker !== undefined) core.ledger.defaultTakerFeeRate = taker;
-  Object.assign(core.spot.rateLimits, rateLimits);
-  return tradingConfigView(core);
+  if (perSymbol !== undefined) spot.limits.maxOpenOrdersPerSymbol = perSymbol;
+  if (perAccount !== undefined) spot.limits.maxOpenOrdersPerAccount = perAccount;
+  if (maker !== undefined) ledger.defaultMakerFeeRate = maker;
+  if (taker !== undefined) ledger.defaultTakerFeeRate = taker;
+  Object.assign(spot.rateLimits, rateLimits);
+  return tradingConfigView({ spot, ledger });
 }
 
 /** The whole trading config as `GET /admin/v1/trading/config` answers it: rate limits, open-order limits, default fees. */
-export function tradingConfigView(core: ExchangeCore): Record<string, unknown> {
+export function tradingConfigView({ spot, ledger }: TradingConfigHolder): Record<string, unknown> {
   return {
-    ...core.spot.rateLimits,
-    maxOpenOrdersPerSymbol: core.spot.limits.maxOpenOrdersPerSymbol,
-    maxOpenOrdersPerAccount: core.spot.limits.maxOpenOrdersPerAccount,
-    defaultMakerFeeRate: formatFeeRate(core.ledger.defaultMakerFeeRate),
-    defaultTakerFeeRate: formatFeeRate(core.ledger.defaultTakerFeeRate),
+    ...spot.rateLimits,
+    maxOpenOrdersPerSymbol: spot.limits.maxOpenOrdersPerSymbol,
+    maxOpenOrdersPerAccount: spot.limits.maxOpenOrdersPerAccount,
+    defaultMakerFeeRate: formatFeeRate(ledger.defaultMakerFeeRate),
+    defaultTakerFeeRate: formatFeeRate(ledger.defaultTakerFeeRate),
   };
 }

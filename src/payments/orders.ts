@@ -20,6 +20,18 @@ export const ORDER = {
   PAYOUT_CANCELED: 72,
 } as const;
 
+type Status<Name extends keyof typeof ORDER> = (typeof ORDER)[Name];
+/** Where every kind starts: review, documents asked, approved (docs/merchant-payments.md "Order statuses"). */
+type ReviewStatus = Status<'REVIEW' | 'RFI' | 'RFI_UPLOADED' | 'APPROVED' | 'DOCUMENTS'>;
+
+/** The statuses an order of each kind can be in. */
+export interface StatusOfKind {
+  fiat_to_crypto: ReviewStatus | Status<'PENDING_PAYMENT' | 'PAID' | 'RELEASED' | 'CANCELED'>;
+  crypto_to_fiat: ReviewStatus | Status<'PENDING_PAYMENT' | 'PAID' | 'RELEASED' | 'CANCELED'>;
+  fiat_to_fiat: ReviewStatus | Status<'PAY_IN_PENDING' | 'PAYOUT_PENDING' | 'RELEASED' | 'PAY_IN_CANCELED' | 'PAYOUT_CANCELED'>;
+}
+export type OrderStatus = StatusOfKind[OrderKind];
+
 export const TERMINAL_STATUSES: ReadonlySet<number> = new Set([ORDER.RELEASED, ORDER.CANCELED, ORDER.PAY_IN_CANCELED, ORDER.PAYOUT_CANCELED]);
 
 /** docs/merchant-payments.md "Failure codes". */
@@ -66,7 +78,7 @@ export interface PaymentOrder {
   clientId: string;
   remark: string;
   quoteId: string;
-  status: number;
+  status: OrderStatus;
   failCode: number;
   failReason: string;
   hasRefund: boolean;

@@ -3,7 +3,6 @@ import type { Command } from '../core/types.js';
 import type { CommitSubscriber } from '../exchange/commit-subscribers.js';
 import type { ExchangeCore } from '../exchange/exchange-core.js';
 import type { CommitInfo } from '../exchange/sequencer.js';
-import { EVENTS_TABLE } from '../exchange/webhooks/webhooks-module.js';
 import type { OutboxEvent, Webhook } from '../payments/webhooks.js';
 import type { Store } from '../store/store.js';
 import { DueQueue } from './due-queue.js';
@@ -81,16 +80,16 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     const webhooks = this.options.core.webhooks;
     let changed = false;
     for (const row of info.rows.moduleRows) {
-      if (row.table !== EVENTS_TABLE || !('values' in row)) continue;
-      const values = row.values;
-      const eventId = String(values.event_id);
+      if (row.kind !== 'webhookEvent') continue;
+      const event = row.event;
+      const eventId = event.eventId;
       changed = true;
-      if (typeof values.payload === 'string') {
-        this.bodies.set(eventId, values.payload);
-        this.signatures.set(eventId, this.sign(values.payload));
-        this.objectOf.set(eventId, [String(values.webhook_id), String(values.object_id)]);
+      if (event.payload !== undefined) {
+        this.bodies.set(eventId, event.payload);
+        this.signatures.set(eventId, this.sign(event.payload));
+        this.objectOf.set(eventId, [String(event.webhookId), String(event.objectId)]);
       }
-      if (values.status !== 'DELIVERED' && values.status !== 'FAILED') {
+      if (event.status !== 'DELIVERED' && event.status !== 'FAILED') {
         this.consider(eventId);
         continue;
       }

@@ -1,4 +1,3 @@
-import { fundingPayload } from '../../payments/webhooks.js';
 import { refuse } from '../../core/payment-errors.js';
 import type { BankArrivalCommand, ClaimFundsCommand, SettleFundingCommand, TransferFundsCommand } from '../../core/payment-commands.js';
 import { railOfFiat, PENDING_FUND_RAIL } from '../../payments/config.js';
@@ -8,81 +7,14 @@ import {
   FUNDING_CANCELED,
   FUNDING_COMPLETED,
   FUNDING_PENDING,
-  NORMAL,
   type FundingRecord,
   type FundingType,
   type Merchant,
-  type MerchantAccount,
   type Payer,
 } from '../../payments/model.js';
+import { amountOf, createRecord, openAccountOf, pendingFundOf, startWithdraw, writeRecord } from './funding-records.js';
 import { arrivalForOrder } from './order-commands.js';
-import { atomsOf, bankIn, bankOut, decideLater, fiatAccuracy, merchantOf, modesOf, ownMerchant, staleDecision, unitsOfAtoms, type Dropped, type PaymentsContext } from './payments-context.js';
-import { accountKey } from './payments-state.js';
-
-export const FUNDING_TABLE = 'funding_records';
-
-/** The merchant's account in `fiat`, which must be active (-5070). */
-export function openAccountOf(p: PaymentsContext, merchant: Merchant, fiat: string): MerchantAccount {
-  const account = p.state.merchantAccounts.get(accountKey(merchant.merchantId, fiat));
-  if (account?.status !== NORMAL) refuse('MC_NOT_OPEN_ACCOUNT', `Merchant ${merchant.merchantId} has no active ${fiat} account`);
-  return account;
-}
-
-export function amountOf(text: string, accuracy: number, name: string): bigint {
-  const units = unitsOf(text, accuracy);
-  if (units === undefined || units <= 0n) refuse('PARAM_IS_INVALID', `${name} must be a decimal > 0 with at most ${accuracy} decimals`);
-  return units;
-}
-
-/** The pending fund: M's free fiat, in units of the fiat's accuracy. */
-export function pendingFundOf(p: PaymentsContext, merchant: Merchant, fiat: string, accuracy: number): bigint {
-  return unitsOfAtoms(p, fiat, p.core.ledger.free(p.core.ledger.account(merchant.accountId), fiat), accuracy);
-}
-
-/** A new record, written to the store's table; kept in memory while pending. */
-export function createRecord(p: PaymentsContext, merchant: Merchant, fields: Omit<FundingRecord, 'txId' | 'userId' | 'merchantId' | 'merchantName' | 'createTime' | 'updateTime' | 'failReason'>): FundingRecord {
-  const record: FundingRecord = {
-    txId: p.state.nextTxId++,
-    userId: merchant.userId,
-    merchantId: merchant.merchantId,
-    merchantName: merchant.merchantName,
-    failReason: '',
-    createTime: p.ctx.ts,
-    updateTime: p.ctx.ts,
-    ...fields,
-  };
-  if (record.status === FUNDING_PENDING) p.state.pendingFunding.set(record.txId, record);
-  writeRecord(p, record);
-  return record;
-}
-
-/** Every write of a record is its creation or a status change: each is one FUNDING_WEBHOOK event (docs/webhooks.md "Registering"). */
-export function writeRecord(p: PaymentsContext, r: FundingRecord): void {
-  p.core.webhooks.record(p.ctx, r.userId, 'FUNDING_WEBHOOK', String(r.txId), String(r.status), () => fundingPayload(r));
-  if (!p.ctx.recordRows) return;
-  p.ctx.rows.moduleRows.push({
-    table: FUNDING_TABLE,
-    values: {
-      tx_id: r.txId,
-      user_id: r.userId,
-      merchant_id: r.merchantId,
-      merchant_name: r.merchantName,
-      client_id: r.clientId,
-      order_id: r.orderId,
-      fiat: r.fiat,
-      total_amount: formatFixed(r.totalAmount, r.accuracy),
-      amount: formatFixed(r.amount, r.accuracy),
-      fee: formatFixed(r.fee, r.accuracy),
-      user_payment_id: r.userPaymentId,
-      type: r.type,
-      status: r.status,
-      fail_reason: r.failReason,
-      payer: r.payer === undefined ? '' : JSON.stringify(r.payer),
-      create_time: r.createTime,
-      update_time: r.updateTime,
-    },
-  });
-}
+import { atomsOf, bankIn, bankOut, fiatAccuracy, merchantOf, modesOf, ownMerchant, staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
 
 function traceNumberFor(ts: number, txId: number): string {
   const day = new Date(ts).toISOString().slice(0, 10).replaceAll('-', '');
@@ -136,7 +68,7 @@ function deposit(p: PaymentsContext, merchant: Merchant, fiat: string, amount: b
     status: complete ? FUNDING_COMPLETED : FUNDING_PENDING,
     payer,
   });
-  if (complete) bankIn(p, p.core.ledger.account(merchant.accountId), fiat, atomsOf(p, fiat, amount, accuracy));
+  if (complete) bankIn(p, p.ledger.account(merchant.accountId), fiat, atomsOf(p, fiat, amount, accuracy));
   return { result: 'DEPOSIT', orderId: '', txId: record.txId };
 }
 
@@ -171,43 +103,6 @@ export function claimFunds(p: PaymentsContext, cmd: ClaimFundsCommand): FundingR
   return structuredClone(record);
 }
 
-/**
- * A payout of pending funds to a beneficiary (B18, or an automatic refund payout): `amount + fee`
- * locked in M, a pending WITHDRAW record, and the simulator's outcome when the payout mode is automatic.
- */
-export function startWithdraw(p: PaymentsContext, merchant: Merchant, userPaymentId: number, fiat: string, sums: { amount: bigint; fee: bigint; accuracy: number }, clientId: string, orderId: string): FundingRecord {
-  const total = sums.amount + sums.fee;
-  p.core.ledger.lock(p.ctx, p.core.ledger.account(merchant.accountId), fiat, atomsOf(p, fiat, total, sums.accuracy));
-  const record = createRecord(p, merchant, {
-    clientId,
-    orderId,
-    fiat,
-    totalAmount: total,
-    amount: sums.amount,
-    fee: sums.fee,
-    accuracy: sums.accuracy,
-    userPaymentId,
-    type: 'WITHDRAW',
-    status: FUNDING_PENDING,
-    payer: undefined,
-  });
-  schedulePayout(p, record);
-  return record;
-}
-
-/** The simulator's payout outcome for a pending WITHDRAW, when the user's `payout` mode is automatic. */
-function schedulePayout(p: PaymentsContext, record: FundingRecord): void {
-  const mode = modesOf(p.state, record.userId).payout;
-  if (mode === 'manual') return;
-  decideLater(p, `funding:${record.txId}`, {
-    type: 'settleFunding',
-    userId: 0,
-    txId: record.txId,
-    action: mode === 'success' ? 'complete' : 'cancel',
-    ...(mode === 'fail' ? { failReason: 'RECEIVING_ACCOUNT_NUMBER_INCORRECT' } : {}),
-  });
-}
-
 /** docs/merchant-payments.md "The simulator and the sandbox API" complete / cancel of a pending DEPOSIT or WITHDRAW (the payout's one outcome). */
 export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): FundingRecord | Dropped {
   const record = p.state.pendingFunding.get(cmd.txId);
@@ -215,7 +110,7 @@ export function settleFunding(p: PaymentsContext, cmd: SettleFundingCommand): Fu
     return staleDecision(p, cmd.due, `Funding record ${cmd.txId} is not pending`);
   }
   if (record.type !== 'DEPOSIT' && record.type !== 'WITHDRAW') refuse('INVALID_STATE', `Funding record ${cmd.txId} is settled by its order`);
-  const ledger = p.core.ledger;
+  const ledger = p.ledger;
   const account = ledger.account(p.state.merchants.get(record.merchantId)?.accountId ?? -1);
   const atoms = (units: bigint): bigint => atomsOf(p, record.fiat, units, record.accuracy);
   if (record.type === 'DEPOSIT') {
@@ -249,7 +144,7 @@ export function transferFeeOf(p: PaymentsContext, fiat: string, amount: bigint, 
 
 /** B20: pending fund from one of the user's merchants to another, fee to FEE; two records, created completed. */
 export function transferFunds(p: PaymentsContext, cmd: TransferFundsCommand): { clientId: string; fromId: number; toId: number; fiat: string; fiatAmount: string; totalFiatAmount: string; fee: string; createTime: number } {
-  const { state, core } = p;
+  const { state, ledger } = p;
   const earlier = state.transferClientIds.get(cmd.userId)?.get(cmd.clientId);
   if (earlier !== undefined) refuse('REPEATED_SUBMIT_REQUEST', `clientId ${cmd.clientId} was used`, { fromId: earlier[0], toId: earlier[1] });
   const from = ownMerchant(p, cmd.userId, cmd.fromMerchantId);
@@ -266,7 +161,6 @@ export function transferFunds(p: PaymentsContext, cmd: TransferFundsCommand): { 
   const total = amount + fee;
   const available = pendingFundOf(p, from, cmd.fiat, accuracy);
   if (total > available) refuse('INSUFFICIENT_BALANCE', `The pending fund holds ${formatFixed(available, accuracy)} ${cmd.fiat}; ${formatFixed(total, accuracy)} needed`);
-  const ledger = core.ledger;
   const fromAccount = ledger.account(from.accountId);
   ledger.post(p.ctx, fromAccount, cmd.fiat, -atomsOf(p, cmd.fiat, amount, accuracy), 'TRANSFER');
   ledger.post(p.ctx, ledger.account(to.accountId), cmd.fiat, atomsOf(p, cmd.fiat, amount, accuracy), 'TRANSFER');

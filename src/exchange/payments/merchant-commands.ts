@@ -29,7 +29,7 @@ function copyOf<T>(value: T): T {
 
 /** B13, new merchant: status 4 with a KYC link; its ledger account M is a new sub-account of the user. */
 export function createMerchant(p: PaymentsContext, cmd: CreateMerchantCommand): { merchantId: number; kycToken: string } {
-  const { state, core } = p;
+  const { state, ledger } = p;
   const user = merchantUserOf(p, cmd.userId);
   const own = [...state.merchants.values()].filter((m) => m.userId === cmd.userId);
   const name = cmd.merchantName.toLowerCase();
@@ -38,7 +38,7 @@ export function createMerchant(p: PaymentsContext, cmd: CreateMerchantCommand): 
   if (own.some((m) => m.email.toLowerCase() === email)) refuse('EMAIL_EXIST', `E-mail ${cmd.email} is taken`);
   if (own.length >= state.config.maxMerchantsPerUser) refuse('EXCEEDED_MC_NUMBER', `At most ${state.config.maxMerchantsPerUser} merchants per user`);
   const merchantId = state.nextMerchantId++;
-  const account = core.ledger.createAccount(user, `merchant ${merchantId}`);
+  const account = ledger.createAccount(user, `merchant ${merchantId}`);
   account.merchantLedger = true;
   const merchant: Merchant = {
     merchantId,

@@ -5,10 +5,10 @@ import { formatFixed, unitsOf } from '../../payments/money.js';
 import { BENEFICIARY_VALID, NORMAL, type Beneficiary, type Merchant } from '../../payments/model.js';
 import { fiatToFiatAmounts, offRampAmounts, onRampAmounts, USD_VALUE_ACCURACY } from '../../payments/order-amounts.js';
 import { ORDER, type Money, type OrderLeg, type PaymentOrder } from '../../payments/orders.js';
-import { openAccountOf, amountOf, createRecord } from './funding-commands.js';
+import { amountOf, openAccountOf } from './funding-records.js';
 import { addUsage, checkLimits, usageKey, usdCents, type LimitCharge } from './order-limits.js';
 import { clientPrice } from './order-pricing.js';
-import { enterStatus, reserve, writeOrder } from './order-transitions.js';
+import { begin } from './order-transitions.js';
 import { atomsOf, ownMerchant, type PaymentsContext } from './payments-context.js';
 
 const money = (units: bigint, accuracy: number): Money => ({ units, accuracy });
@@ -83,12 +83,12 @@ function quotedPrice(p: PaymentsContext, cmd: CreatePaymentOrderCommand, from: s
 
 /** The desk's free balance must cover what the order reserves from it (-5031). */
 function deskCovers(p: PaymentsContext, asset: string, amount: Money): void {
-  const desk = p.core.ledger.account(p.state.deskAccountId);
-  if (p.core.ledger.free(desk, asset) < atomsOf(p, asset, amount.units, amount.accuracy)) refuse('TRADE_TEMP_NOT_PROCEED', `The desk cannot cover ${formatFixed(amount.units, amount.accuracy)} ${asset} now`);
+  const desk = p.ledger.account(p.state.deskAccountId);
+  if (p.ledger.free(desk, asset) < atomsOf(p, asset, amount.units, amount.accuracy)) refuse('TRADE_TEMP_NOT_PROCEED', `The desk cannot cover ${formatFixed(amount.units, amount.accuracy)} ${asset} now`);
 }
 
 function merchantCovers(p: PaymentsContext, merchant: Merchant, asset: string, amount: Money): void {
-  if (p.core.ledger.free(p.core.ledger.account(merchant.accountId), asset) < atomsOf(p, asset, amount.units, amount.accuracy)) {
+  if (p.ledger.free(p.ledger.account(merchant.accountId), asset) < atomsOf(p, asset, amount.units, amount.accuracy)) {
     refuse('INSUFFICIENT_BALANCE', `Merchant ${merchant.merchantId} holds less than ${formatFixed(amount.units, amount.accuracy)} ${asset}`);
   }
 }
@@ -171,7 +171,7 @@ function planOnRamp(p: PaymentsContext, cmd: CreatePaymentOrderCommand, req: Ext
   openAccountOf(p, merchant, req.fiat);
   const fee = money(feeOf(payIn.payInFee, fiatAccuracy), fiatAccuracy);
   const size = money(fiatAmount.units - fee.units, fiatAccuracy);
-  const price = quotedPrice(p, cmd, req.fiat, req.crypto, fiatAmount) ?? clientPrice(p.state, p.core.spot, { userId: cmd.userId, kind: req.kind, fiat: req.fiat, crypto: req.crypto, toFiat: '', size: size.units > 0n ? size : undefined });
+  const price = quotedPrice(p, cmd, req.fiat, req.crypto, fiatAmount) ?? clientPrice(p.state, p.ports.books, { userId: cmd.userId, kind: req.kind, fiat: req.fiat, crypto: req.crypto, toFiat: '', size: size.units > 0n ? size : undefined });
   if (price === undefined) refuse('RATE_INVALID', `No price for ${req.crypto} in ${req.fiat} now`);
   withinOrderRange(p, req.fiat, fiatAmount);
   const amounts = onRampAmounts(fiatAmount.units, fee.units, fiatAccuracy, price.units, price.accuracy, crypto.accuracy);
@@ -206,7 +206,7 @@ function planOffRamp(p: PaymentsContext, cmd: CreatePaymentOrderCommand, req: Ex
     const beneficiary = payoutBeneficiary(p, merchant, req.userPaymentId, req.fiat);
     fee = money(feeOf(config.rails.find((r) => r.paymentId === beneficiary.paymentId)?.payoutFee, fiatAccuracy), fiatAccuracy);
   }
-  const price = quotedPrice(p, cmd, req.crypto, req.fiat, cryptoAmount) ?? clientPrice(p.state, p.core.spot, { userId: cmd.userId, kind: req.kind, fiat: req.fiat, crypto: req.crypto, toFiat: '', size: cryptoAmount });
+  const price = quotedPrice(p, cmd, req.crypto, req.fiat, cryptoAmount) ?? clientPrice(p.state, p.ports.books, { userId: cmd.userId, kind: req.kind, fiat: req.fiat, crypto: req.crypto, toFiat: '', size: cryptoAmount });
   if (price === undefined) refuse('RATE_INVALID', `No price for ${req.crypto} in ${req.fiat} now`);
   const amounts = offRampAmounts(cryptoAmount.units, crypto.accuracy, price.units, price.accuracy, fee.units, fiatAccuracy);
   const gross = money(amounts.gross, fiatAccuracy);
@@ -247,7 +247,7 @@ function planGlobal(p: PaymentsContext, cmd: CreatePaymentOrderCommand, req: Ext
   const size = money(onAmount.units - onFee.units, onAccuracy);
   const rate =
     quotedPrice(p, cmd, req.onRampFiat, req.offRampFiat, onAmount) ??
-    clientPrice(p.state, p.core.spot, { userId: cmd.userId, kind: req.kind, fiat: req.onRampFiat, crypto: '', toFiat: req.offRampFiat, size: size.units > 0n ? size : undefined });
+    clientPrice(p.state, p.ports.books, { userId: cmd.userId, kind: req.kind, fiat: req.onRampFiat, crypto: '', toFiat: req.offRampFiat, size: size.units > 0n ? size : undefined });
   if (rate === undefined) refuse('RATE_INVALID', `No rate for ${req.onRampFiat} → ${req.offRampFiat} now`);
   withinOrderRange(p, req.onRampFiat, onAmount);
   const amounts = fiatToFiatAmounts(onAmount.units, onFee.units, onAccuracy, rate.units, rate.accuracy, offFee.units, offAccuracy);
@@ -295,23 +295,6 @@ export function createPaymentOrder(p: PaymentsContext, cmd: CreatePaymentOrderCo
   }
   if (cmd.quoteId !== '') state.quotes.delete(cmd.quoteId);
   addUsage(state, order, plan.charges);
-  reserve(p, order);
-  if (plan.fundedFromPendingFund) {
-    createRecord(p, merchant, {
-      clientId: order.clientId,
-      orderId: String(order.orderId),
-      fiat: order.fiat,
-      totalAmount: order.fiatAmount.units,
-      amount: order.fiatAmount.units - order.fiatFee.units,
-      fee: order.fiatFee.units,
-      accuracy: order.fiatAmount.accuracy,
-      userPaymentId: PENDING_FUND_RAIL,
-      type: 'BUY_CRYPTO',
-      status: 1,
-      payer: undefined,
-    });
-  }
-  writeOrder(p, order);
-  enterStatus(p, order, cmd.onBehalf ? ORDER.APPROVED : ORDER.REVIEW);
+  begin(p, order, cmd.onBehalf);
   return { orderId: order.orderId };
 }

@@ -1,18 +1,22 @@
 import { refuse } from '../../core/payment-errors.js';
 import type { Command } from '../../core/types.js';
 import type { Account, User } from '../../ledger/account.js';
-import type { PostingContext } from '../../ledger/ledger.js';
+import type { Ledger, PostingContext } from '../../ledger/ledger.js';
 import { fiatSpec } from '../../payments/config.js';
 import { rescale } from '../../payments/money.js';
 import { defaultModes, type Merchant, type SandboxModes } from '../../payments/model.js';
-import type { ExchangeCore } from '../exchange-core.js';
+import type { PaymentOrder } from '../../payments/orders.js';
+import type { PaymentsPorts } from './payments-ports.js';
 import type { PaymentsState } from './payments-state.js';
 
-/** What a payments command works with: the module's state, the shared core, the posting context. */
+/** What a payments command works with: the module's state, the shared ledger, its ports, the posting context. */
 export interface PaymentsContext {
   state: PaymentsState;
-  core: ExchangeCore;
+  ledger: Ledger;
+  ports: PaymentsPorts;
   ctx: PostingContext;
+  /** Orders the command changed, each written once when it ends (order-rows.ts). */
+  changedOrders: Set<PaymentOrder>;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface PaymentsContext {
  * whoever calls: user 0, the operator's "any object", owns nothing, so it creates nothing.
  */
 export function merchantUserOf(p: PaymentsContext, userId: number): User {
-  const user = p.core.ledger.users.get(userId);
+  const user = p.ledger.users.get(userId);
   if (user === undefined || user.userType !== 'merchant') refuse('NOT_API_USER', `User ${userId} is not a merchant user`);
   return user;
 }
@@ -71,15 +75,15 @@ export function staleDecision(p: PaymentsContext, due: string | undefined, detai
 }
 
 /** Ledger atoms of `units` of a fiat or crypto at area B accuracy. */
-export function atomsOf(p: { core: ExchangeCore }, asset: string, units: bigint, accuracy: number): bigint {
-  const atoms = rescale(units, accuracy, p.core.ledger.asset(asset).precision);
+export function atomsOf(p: { ledger: Ledger }, asset: string, units: bigint, accuracy: number): bigint {
+  const atoms = rescale(units, accuracy, p.ledger.asset(asset).precision);
   if (atoms === undefined) throw new Error(`${asset}: ledger precision below area B accuracy ${accuracy}`);
   return atoms;
 }
 
 /** Area B units (at `accuracy`) of ledger atoms, rounded down: what may be spent. */
 export function unitsOfAtoms(p: PaymentsContext, asset: string, atoms: bigint, accuracy: number): bigint {
-  const precision = p.core.ledger.asset(asset).precision;
+  const precision = p.ledger.asset(asset).precision;
   return precision >= accuracy ? atoms / 10n ** BigInt(precision - accuracy) : atoms * 10n ** BigInt(accuracy - precision);
 }
 
@@ -91,18 +95,18 @@ export function fiatAccuracy(p: PaymentsContext, fiat: string): number {
 
 /** Money from outside (a bank arrival): a ledger DEPOSIT that raises the asset's deposits total. */
 export function bankIn(p: PaymentsContext, account: Account, asset: string, atoms: bigint): void {
-  p.core.ledger.post(p.ctx, account, asset, atoms, 'DEPOSIT');
+  p.ledger.post(p.ctx, account, asset, atoms, 'DEPOSIT');
   totalsOf(p, asset).deposits += atoms;
 }
 
 /** Money leaving to a bank (a payout): a ledger WITHDRAW from locked funds. */
 export function bankOut(p: PaymentsContext, account: Account, asset: string, atoms: bigint): void {
-  p.core.ledger.post(p.ctx, account, asset, -atoms, 'WITHDRAW', true);
+  p.ledger.post(p.ctx, account, asset, -atoms, 'WITHDRAW', true);
   totalsOf(p, asset).withdrawals += atoms;
 }
 
 function totalsOf(p: PaymentsContext, asset: string): { deposits: bigint; withdrawals: bigint } {
-  const totals = p.core.ledger.totals.get(asset);
+  const totals = p.ledger.totals.get(asset);
   if (totals === undefined) throw new Error(`no totals for ${asset}`);
   return totals;
 }

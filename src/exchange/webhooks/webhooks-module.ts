@@ -10,13 +10,10 @@ import type {
   WebhookEventType,
 } from '../../core/webhook-commands.js';
 import type { PostingContext } from '../../ledger/ledger.js';
+import type { WebhookSettings } from '../../payments/config.js';
+import type { WebhookEventChange } from '../../payments/rows.js';
 import { eventIdOf, nextAttemptAt, WEBHOOK_DELETED_ERROR, WEBHOOK_STATUS, type OutboxEvent, type Webhook } from '../../payments/webhooks.js';
 import { sortedEntries, type CoreModule } from '../core-module.js';
-import type { ExchangeCore } from '../exchange-core.js';
-
-const WEBHOOKS_TABLE = 'webhooks';
-export const EVENTS_TABLE = 'webhook_events';
-const DELIVERIES_TABLE = 'webhook_deliveries';
 
 const DAY_MS = 86_400_000;
 
@@ -44,6 +41,11 @@ const WEBHOOK_COMMANDS = ['registerWebhook', 'updateWebhook', 'deleteWebhook', '
 
 const queueKey = (e: { webhookId: string; objectId: string }): string => `${e.webhookId}:${e.objectId}`;
 
+/** The webhooks module's port: the retry schedule and the retention, which the payments configuration holds (docs/webhooks.md). */
+export interface WebhookSettingsSource {
+  readonly webhookSettings: WebhookSettings;
+}
+
 /**
  * Area B webhooks (docs/webhooks.md): registrations and the durable outbox. Events are recorded by
  * the payments module's state changes through `record`, in the same command and so the same
@@ -64,7 +66,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
   /** Bumped by every change a delivery worker must see (new events, outcomes, registrations). */
   version = 0;
 
-  constructor(private readonly core: ExchangeCore) {}
+  constructor(private readonly settings: WebhookSettingsSource) {}
 
   apply(command: Command, ctx: PostingContext): unknown {
     const cmd = command as WebhookCommand;
@@ -82,7 +84,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
         return this.attempted(cmd, ctx);
       case 'purgeWebhookEvents': {
         const upTo = ctx.ts;
-        if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, purge: { column: 'purge_after', upTo } });
+        if (ctx.recordRows) ctx.rows.moduleRows.push({ kind: 'webhookEventsPurge', upTo });
         return { purgedUpTo: upTo };
       }
     }
@@ -127,19 +129,19 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     if (!ctx.recordRows) return;
     const payload = JSON.stringify({ webhookId: webhook.webhookId, eventId, eventType, ...fields() });
     writeEvent(ctx, eventId, {
-        webhook_id: webhook.webhookId,
-        user_id: userId,
-        event_type: eventType,
-        object_id: objectId,
-        object_status: objectStatus,
-        status: 'PENDING',
-        attempts: 0,
-        next_attempt_time: ctx.ts,
-        create_time: ctx.ts,
-        event_no: event.eventNo,
-        delivered_time: 0,
-        purge_after: 0,
-        payload,
+      webhookId: webhook.webhookId,
+      userId,
+      eventType,
+      objectId,
+      objectStatus,
+      status: 'PENDING',
+      attempts: 0,
+      nextAttemptTime: ctx.ts,
+      createTime: ctx.ts,
+      eventNo: event.eventNo,
+      deliveredTime: 0,
+      purgeAfter: 0,
+      payload,
     });
   }
 
@@ -251,7 +253,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
     if (event === undefined) return notFound();
     event.resent = true;
     event.scheduleBase = event.attempts;
-    writeEvent(ctx, event.eventId, { status: 'PENDING', purge_after: 0, delivered_time: 0 });
+    writeEvent(ctx, event.eventId, { status: 'PENDING', purgeAfter: 0, deliveredTime: 0 });
     this.schedule(ctx, event, ctx.ts);
     return { eventId: event.eventId };
   }
@@ -266,7 +268,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
       this.end(ctx, event, 'DELIVERED', cmd.time);
       return { eventId: event.eventId, status: 'DELIVERED' };
     }
-    const next = nextAttemptAt(this.core.payments.config.webhook, event.eventId, event.attempts - event.scheduleBase, ctx.ts);
+    const next = nextAttemptAt(this.settings.webhookSettings, event.eventId, event.attempts - event.scheduleBase, ctx.ts);
     if (next === undefined) {
       this.end(ctx, event, 'FAILED');
       return { eventId: event.eventId, status: 'FAILED' };
@@ -282,7 +284,7 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
 
   private schedule(ctx: PostingContext, event: OutboxEvent, at: number): void {
     event.nextAttemptTime = at;
-    writeEvent(ctx, event.eventId, { next_attempt_time: at });
+    writeEvent(ctx, event.eventId, { nextAttemptTime: at });
   }
 
   /** DELIVERED or FAILED: out of memory and its object's queue; the store keeps it for the retention. */
@@ -294,22 +296,21 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
       if (queue.length === 0) this.queues.delete(key);
       else this.queues.set(key, queue);
     }
-    const retention = this.core.payments.config.webhook.retentionDays * DAY_MS;
-    writeEvent(ctx, event.eventId, { status, attempts: event.attempts, next_attempt_time: 0, delivered_time: deliveredTime, purge_after: ctx.ts + retention });
+    const retention = this.settings.webhookSettings.retentionDays * DAY_MS;
+    writeEvent(ctx, event.eventId, { status, attempts: event.attempts, nextAttemptTime: 0, deliveredTime, purgeAfter: ctx.ts + retention });
   }
 
   private writeDelivery(ctx: PostingContext, event: OutboxEvent, a: Omit<WebhookAttemptCommand, 'type' | 'eventId'>): void {
     if (!ctx.recordRows) return;
     ctx.rows.moduleRows.push({
-      table: DELIVERIES_TABLE,
-      values: {
-        delivery_key: `${event.eventId}:${a.attempt}`,
-        event_id: event.eventId,
+      kind: 'webhookAttempt',
+      attempt: {
+        eventId: event.eventId,
         attempt: a.attempt,
         time: a.time,
         url: a.url,
-        http_status: a.httpStatus,
-        duration_ms: a.durationMs,
+        httpStatus: a.httpStatus,
+        durationMs: a.durationMs,
         result: a.error === '' ? 'SUCCESS' : 'FAILED',
         error: a.error,
       },
@@ -319,8 +320,8 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
   private writeWebhook(ctx: PostingContext, w: Webhook): void {
     if (!ctx.recordRows) return;
     ctx.rows.moduleRows.push({
-      table: WEBHOOKS_TABLE,
-      values: { webhook_id: w.webhookId, user_id: w.userId, event_type: w.eventType, url: w.url, status: w.status, create_time: w.createTime, update_time: w.updateTime },
+      kind: 'webhook',
+      webhook: { webhookId: w.webhookId, userId: w.userId, eventType: w.eventType, url: w.url, status: w.status, createTime: w.createTime, updateTime: w.updateTime },
     });
   }
 
@@ -349,9 +350,9 @@ export class WebhooksModule implements CoreModule<WebhooksImage> {
   }
 }
 
-/** An event row's changed columns, stamped with the change's time (what the debugger follows). */
-function writeEvent(ctx: PostingContext, eventId: string, values: Record<string, string | number>): void {
-  if (ctx.recordRows) ctx.rows.moduleRows.push({ table: EVENTS_TABLE, values: { event_id: eventId, ...values, update_time: ctx.ts } });
+/** What changed of an event, stamped with the change's time (what the debugger follows). */
+function writeEvent(ctx: PostingContext, eventId: string, change: Omit<WebhookEventChange, 'eventId' | 'updateTime'>): void {
+  if (ctx.recordRows) ctx.rows.moduleRows.push({ kind: 'webhookEvent', event: { eventId, ...change, updateTime: ctx.ts } });
 }
 
 function viewOf(w: Webhook): WebhookView {

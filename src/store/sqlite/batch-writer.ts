@@ -7,7 +7,9 @@
  */
 
 import type Database from 'better-sqlite3';
-import { emptyDerivedRows, type DerivedRows, type ModuleRow, type OrderRow, type StampedCommand } from '../../core/types.js';
+import { emptyDerivedRows, type DerivedRows, type OrderRow, type StampedCommand } from '../../core/types.js';
+import type { ModuleRow } from '../../payments/rows.js';
+import { tableWriteOf } from './module-rows.js';
 import {
   DEPOSIT_INSERT_COLUMNS,
   FLOW_INSERT_COLUMNS,
@@ -133,13 +135,15 @@ export function prepareBatchWrite(db: Database.Database): BatchWrite {
 }
 
 /**
- * Upserts of the modules' own tables, one statement per table and column list, prepared when
- * first met; an update may carry only the columns it changes (the table gives the rest defaults).
+ * Upserts of area B's tables (module-rows.ts maps each row to its table), one statement per table
+ * and column list, prepared when first met; an update may carry only the columns it changes (the
+ * table gives the rest defaults).
  */
 function prepareModuleRowsWrite(db: Database.Database): (rows: readonly ModuleRow[]) => void {
   const statements = new Map<string, Database.Statement<SqlValue[]>>();
   return (rows) => {
-    for (const row of rows) {
+    for (const moduleRow of rows) {
+      const row = tableWriteOf(moduleRow);
       if ('purge' in row) {
         const signature = `purge ${row.table}(${row.purge.column})`;
         let purge = statements.get(signature);

@@ -1,7 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { emptyDerivedRows } from '../../../src/core/types.js';
 import type { PostingContext } from '../../../src/ledger/ledger.js';
-import { cancelOrder, placeOrder } from '../../../src/exchange/order-commands.js';
 import { createCoreHarness, limit } from '../../support/core-harness.js';
 
 function context(ts: number): PostingContext {
@@ -13,7 +12,7 @@ describe('accounts touched by an order command (for account update events)', () 
     const h = createCoreHarness();
     const buyer = h.funded({ USDT: '1000' });
     const ctx = context(h.now);
-    placeOrder(h.core, limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx);
+    h.core.spot.apply(limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx);
     expect(ctx.rows.flows).toEqual([]);
     expect([...ctx.touched.keys()]).toEqual([buyer]);
   });
@@ -23,7 +22,7 @@ describe('accounts touched by an order command (for account update events)', () 
     const buyer = h.funded({ USDT: '1000' });
     h.place(limit(buyer, 'BTCUSDT', 'BUY', '100', '1'));
     const ctx = context(h.now);
-    cancelOrder(h.core, { type: 'cancelOrder', accountId: buyer, orderId: 1 }, ctx);
+    h.core.spot.apply({ type: 'cancelOrder', accountId: buyer, orderId: 1 }, ctx);
     expect([...ctx.touched.keys()]).toEqual([buyer]);
   });
 
@@ -33,7 +32,7 @@ describe('accounts touched by an order command (for account update events)', () 
     const buyer = h.funded({ USDT: '1000' }, { maker: '0.001', taker: '0.001' });
     h.place(limit(seller, 'BTCUSDT', 'SELL', '100', '1'));
     const ctx = context(h.now);
-    placeOrder(h.core, limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx);
+    h.core.spot.apply(limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx);
     expect([...ctx.touched.keys()].sort((a, b) => a - b)).toEqual([h.feeAccountId, seller, buyer]);
   });
 
@@ -41,7 +40,7 @@ describe('accounts touched by an order command (for account update events)', () 
     const h = createCoreHarness();
     const buyer = h.funded({ USDT: '10' });
     const ctx = context(h.now);
-    expect(() => placeOrder(h.core, limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx)).toThrow('Balance insufficient');
+    expect(() => h.core.spot.apply(limit(buyer, 'BTCUSDT', 'BUY', '100', '1'), ctx)).toThrow('Balance insufficient');
     expect(ctx.touched.size).toBe(0);
   });
 });
