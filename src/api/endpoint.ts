@@ -30,6 +30,8 @@ export interface RequestContext {
   ip: string;
   /** Response headers the handler adds (e.g. order counts). */
   headers: Record<string, string>;
+  /** A signed request's `recvWindow`, already checked to be 1–60000 ms; undefined when not sent. */
+  recvWindow: number | undefined;
 }
 
 /** The key that authorised a keyed endpoint; the registry's security type guarantees there is one. */
@@ -55,8 +57,6 @@ export interface Endpoint {
   weight: number | ((params: Params) => number);
   /** A11: counts toward the ORDERS limits. */
   countsOrder?: boolean;
-  /** A11, A12: the recvWindow check of docs/spot-api.md "Timestamp and recvWindow" applies. */
-  checksRecvWindow?: boolean;
   /** Main-account keys only (-1005 otherwise). */
   mainKeyOnly?: boolean;
   params: readonly ParamDoc[];

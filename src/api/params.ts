@@ -4,6 +4,7 @@
  */
 import { parseDecimal } from '../core/decimal.js';
 import { BourseError, type ErrorName } from '../core/errors.js';
+import { JsonFault, JsonNumber, readJsonMembers, type JsonRules, type JsonValue } from './json-body.js';
 
 /** Values by name after the docs/spot-api.md "Methods and parameters" rules: empty values are absent, the query wins over the body. */
 export class Params {
@@ -130,79 +131,50 @@ function illegalEncoding(paramName: string): BourseError {
   return new BourseError('ILLEGAL_CHARS', [paramName, 'percent-encoded UTF-8']);
 }
 
-const JSON_WHITESPACE = /[ \t\n\r]*/y;
-/** Unescaped characters are U+0020 and above except `"` and `\` (RFC 8259 section 7). */
-const JSON_STRING = /"(?:[ !#-[\]-\uFFFF]|\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4}))*"/y;
-const JSON_NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const JSON_LITERAL = /true|false|null/y;
+/**
+ * Area A's JSON body: one flat object. No member nests, and U+FFFD is refused like a lone surrogate,
+ * since in a body read as UTF-8 it stands for bytes that were not UTF-8.
+ */
+const FLAT_JSON: JsonRules = {
+  maxDepth: 1,
+  refusedCharacter: (text) => (text.includes('\uFFFD') ? 'U+FFFD' : undefined),
+};
+const JSON_BLANK = /^[ \t\n\r]*$/;
 const BODY = 'body';
 
 /**
  * Reads a JSON body that must be one flat object of strings, numbers and booleans. A number keeps
  * its literal text (`0.10` stays "0.10", `1e5` stays "1e5" and then fails as a DECIMAL): going
- * through a JS number would round money. Nested values and null are -1100 for their name.
+ * through a JS number would round money. A fault is -1100 for the member it is in (nested values
+ * and null included), or for the body; a name sent twice with a value is -1101.
  */
 function readFlatJsonObject(source: string): Map<string, string> {
   const values = new Map<string, string>();
-  let at = skipWhitespace(source, 0);
-  if (source.length === at) return values;
-  if (source[at] !== '{') throw illegalJson(BODY);
-  at = skipWhitespace(source, at + 1);
-  if (source[at] === '}') return finishJson(source, at + 1, values);
-  // Every turn consumes at least one member, so the loop ends within source.length turns.
-  for (let members = 0; members <= source.length; members++) {
-    const key = matchAt(JSON_STRING, source, at);
-    if (key === undefined) throw illegalJson(BODY);
-    const name = decodeJsonString(key, BODY);
-    at = skipWhitespace(source, at + key.length);
-    if (source[at] !== ':') throw illegalJson(name);
-    at = skipWhitespace(source, at + 1);
-    const value = readJsonScalar(source, at, name);
-    at = skipWhitespace(source, at + value.length);
-    const text = value.startsWith('"') ? decodeJsonString(value, name) : value;
-    if (name.length > 0 && text.length > 0) {
-      if (values.has(name)) throw new BourseError('DUPLICATE_PARAM');
-      values.set(name, text);
+  if (JSON_BLANK.test(source)) return values;
+  try {
+    for (const [name, value] of readJsonMembers(source, FLAT_JSON)) {
+      const text = flatText(value) ?? illegalJson(name);
+      if (name.length > 0 && text.length > 0) {
+        if (values.has(name)) throw new BourseError('DUPLICATE_PARAM');
+        values.set(name, text);
+      }
     }
-    if (source[at] === '}') return finishJson(source, at + 1, values);
-    if (source[at] !== ',') throw illegalJson(name);
-    at = skipWhitespace(source, at + 1);
+  } catch (error) {
+    if (error instanceof JsonFault) illegalJson(typeof error.at[0] === 'string' ? error.at[0] : BODY);
+    throw error;
   }
-  throw illegalJson(BODY);
-}
-
-/** The raw text of a string, number or boolean at `at`; anything else is -1100 for `name`. */
-function readJsonScalar(source: string, at: number, name: string): string {
-  const text = matchAt(JSON_STRING, source, at) ?? matchAt(JSON_NUMBER, source, at) ?? matchAt(JSON_LITERAL, source, at);
-  if (text === undefined || text === 'null') throw illegalJson(name);
-  return text;
-}
-
-function finishJson(source: string, at: number, values: Map<string, string>): Map<string, string> {
-  if (skipWhitespace(source, at) !== source.length) throw illegalJson(BODY);
   return values;
 }
 
-function skipWhitespace(source: string, at: number): number {
-  JSON_WHITESPACE.lastIndex = at;
-  JSON_WHITESPACE.test(source);
-  return JSON_WHITESPACE.lastIndex;
+/** A string as decoded, a number's literal, `true`/`false`; undefined for null, objects and arrays. */
+function flatText(value: JsonValue): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return String(value);
+  return value instanceof JsonNumber ? value.text : undefined;
 }
 
-function matchAt(pattern: RegExp, source: string, at: number): string | undefined {
-  pattern.lastIndex = at;
-  return pattern.exec(source)?.[0];
-}
-
-/** The literal was matched by JSON_STRING, so JSON.parse only decodes escapes here. */
-function decodeJsonString(literal: string, name: string): string {
-  const text = JSON.parse(literal) as string;
-  if (NOT_UTF8.test(text)) throw illegalJson(name);
-  return text;
-}
-
-function illegalJson(name: string): BourseError {
-  return new BourseError('ILLEGAL_CHARS', [name, 'one flat JSON object of strings, numbers and booleans']);
+function illegalJson(name: string): never {
+  throw new BourseError('ILLEGAL_CHARS', [name, 'one flat JSON object of strings, numbers and booleans']);
 }
 
 /** Wire names whose values are upper-cased before any check (docs/spot-api.md "Methods and parameters"); `interval` is not. */

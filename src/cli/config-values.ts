@@ -1,5 +1,5 @@
 import { exactPlain, numberKeepsValue } from '../api/admin/admin-body.js';
-import { parseJson, type JsonValue } from '../api/merchant/json-body.js';
+import { readJson, STORED_TEXT_JSON, type JsonValue } from '../api/json-body.js';
 import { unexpectedAnswer, usageError } from './errors.js';
 
 /**
@@ -43,7 +43,7 @@ function typedValue(key: string, text: string, currentValue: unknown): unknown {
       // Read with each number's literal kept, so that a number JSON.stringify would change is caught here.
       let json: JsonValue;
       try {
-        json = parseJson(text, key);
+        json = readJson(text, STORED_TEXT_JSON);
       } catch {
         throw usageError(`config key '${key}' takes a JSON ${Array.isArray(currentValue) ? 'array' : 'object'}, got '${text}'`);
       }

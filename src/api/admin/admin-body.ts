@@ -1,27 +1,13 @@
-import { parseDecimal } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
-import { PaymentError } from '../../core/payment-errors.js';
-import { JsonNumber, parseJson, UnsafeTextError, type JsonValue } from '../merchant/json-body.js';
+import { JsonFault, JsonNumber, readJson, STORED_TEXT_JSON, type JsonValue } from '../json-body.js';
 import { mediaType } from '../params.js';
 
-/** An integer member's text: digits only (no sign, fraction or exponent), as area A's INT. */
-const DIGITS = /^[0-9]+$/;
-/** 2^53 − 1 has 16 digits: a longer text (leading zeros aside) is beyond every id and count. */
-const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
-const DECIMAL_RANGE = 'a decimal string: digits with one optional point, no sign or exponent';
 const TEXT_RANGE = 'text without control or bidi-override characters';
-
-export interface IntegerOptions {
-  readonly required?: boolean;
-  /** Smallest value allowed (default 0); below it is -1130 with the range in `msg`. */
-  readonly min?: number;
-}
+const BODY = 'body';
 
 /**
- * A JSON request body of the operator API, with readers that answer the operator API's errors (docs/operating.md "Values").
- * Numbers are read from their literal text, never through a double: a value the operator sent is
- * either taken exactly or refused (`12345678.123456789` stays that, and an 8-decimal asset
- * refuses it; `9007199254740993` is no id), never rounded on the way in.
+ * A JSON request body of the operator API (docs/operating.md "Values"), numbers kept as their
+ * literal text; its members are read by the kinds an operator route declares (body-members.ts).
  */
 export class AdminBody {
   private constructor(private readonly fields: Map<string, JsonValue>) {}
@@ -38,14 +24,13 @@ export class AdminBody {
     }
     let value: JsonValue;
     try {
-      value = parseJson(raw);
+      value = readJson(raw, STORED_TEXT_JSON);
     } catch (error) {
-      // The reader is area B's; the operator API answers in area A's `{code, msg}`.
-      if (error instanceof UnsafeTextError) throw new BourseError('ILLEGAL_CHARS', [error.param, TEXT_RANGE], `(found ${error.character})`);
-      if (error instanceof PaymentError) throw new BourseError('ILLEGAL_CHARS', ['body', 'a JSON object'], `(${error.detail})`);
-      throw error;
+      if (!(error instanceof JsonFault)) throw error;
+      if (error.kind === 'character') throw new BourseError('ILLEGAL_CHARS', [error.named(BODY), TEXT_RANGE], `(found ${error.character})`);
+      throw new BourseError('ILLEGAL_CHARS', [BODY, 'a JSON object'], `(${error.describe(BODY)})`);
     }
-    if (!(value instanceof Map)) throw new BourseError('ILLEGAL_CHARS', ['body', 'a JSON object']);
+    if (!(value instanceof Map)) throw new BourseError('ILLEGAL_CHARS', [BODY, 'a JSON object']);
     return new AdminBody(value);
   }
 
@@ -55,88 +40,16 @@ export class AdminBody {
    * naming the member (`webhook.timeoutMs`, `fiats[0].accuracy`, as the core names them).
    */
   members(): Record<string, unknown> {
-    return exactPlain(this.fields, '', (at) => {
+    const inexact = (at: string): never => {
       throw new BourseError('INVALID_PARAM_VALUE', [at]);
-    }) as Record<string, unknown>;
+    };
+    return Object.fromEntries([...this.fields].map(([name, member]) => [name, exactPlain(member, name, inexact)]));
   }
 
-  private raw(name: string, required: boolean): JsonValue | undefined {
-    const value = this.fields.get(name);
-    if (value === undefined || value === null) {
-      if (required) throw new BourseError('MANDATORY_PARAM', [name]);
-      return undefined;
-    }
-    return value;
+  /** A member as sent (null included), for the members an operator route declares (body-members.ts). */
+  member(name: string): JsonValue | undefined {
+    return this.fields.get(name);
   }
-
-  string(name: string, options: { required: true; pattern?: RegExp }): string;
-  string(name: string, options?: { required?: false; pattern?: RegExp }): string | undefined;
-  string(name: string, options: { required?: boolean; pattern?: RegExp } = {}): string | undefined {
-    const value = this.raw(name, options.required === true);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') throw new BourseError('ILLEGAL_CHARS', [name, 'a string']);
-    if (options.pattern !== undefined && !options.pattern.test(value)) throw new BourseError('INVALID_PARAM_VALUE', [name]);
-    return value;
-  }
-
-  /**
-   * A decimal as its text: a JSON string, or a JSON number's literal; either must be area A's
-   * DECIMAL form (no sign or exponent, at most 18 decimals), and is handed on exactly as sent.
-   */
-  decimal(name: string, required: true): string;
-  decimal(name: string, required?: false): string | undefined;
-  decimal(name: string, required = false): string | undefined {
-    const value = this.raw(name, required);
-    if (value === undefined) return undefined;
-    const text = typeof value === 'string' ? value : value instanceof JsonNumber ? value.text : undefined;
-    if (text === undefined || parseDecimal(text) === null) throw new BourseError('ILLEGAL_CHARS', [name, DECIMAL_RANGE]);
-    return text;
-  }
-
-  /**
-   * An integer id or count: a JSON number or a string, of digits only (-1100 else, as area A's
-   * INT, with the legal range in `msg`); below `min` or beyond 2^53 − 1 it is well-formed but not
-   * allowed (-1130, the range in `msg` too).
-   */
-  integer(name: string, options: IntegerOptions & { required: true }): number;
-  integer(name: string, options?: IntegerOptions): number | undefined;
-  integer(name: string, options: IntegerOptions = {}): number | undefined {
-    const value = this.raw(name, options.required === true);
-    if (value === undefined) return undefined;
-    const min = options.min ?? 0;
-    const range = `${min}-${Number.MAX_SAFE_INTEGER}`;
-    const text = typeof value === 'string' ? value : value instanceof JsonNumber ? value.text : undefined;
-    if (text === undefined || !DIGITS.test(text)) throw new BourseError('ILLEGAL_CHARS', [name, range]);
-    const significant = text.replace(/^0+(?=.)/, '');
-    if (significant.length > MAX_SAFE_DIGITS || BigInt(significant) > BigInt(Number.MAX_SAFE_INTEGER) || Number(significant) < min) {
-      throw new BourseError('INVALID_PARAM_VALUE', [name], `(legal range is ${range})`);
-    }
-    return Number(significant);
-  }
-
-  boolean(name: string): boolean | undefined {
-    const value = this.raw(name, false);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'boolean') throw new BourseError('ILLEGAL_CHARS', [name, 'true or false']);
-    return value;
-  }
-
-  strings(name: string): string[] | undefined {
-    const value = this.raw(name, false);
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new BourseError('ILLEGAL_CHARS', [name, 'an array of strings']);
-    return value as string[];
-  }
-
-  has(name: string): boolean {
-    return this.fields.get(name) !== undefined;
-  }
-}
-
-/** A path id: digits only, else 404 naming the object. */
-export function pathId(text: string, what: string): number {
-  if (!/^[0-9]{1,15}$/.test(text)) throw new BourseError('NOT_FOUND', [`${what} ${text}`]);
-  return Number(text);
 }
 
 /**

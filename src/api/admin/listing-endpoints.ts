@@ -2,10 +2,10 @@ import { formatAtto, formatUnits } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Account, User } from '../../ledger/account.js';
-import { pathId } from './admin-body.js';
-import { queryInt } from './admin-query.js';
-import type { OperatorEndpoint } from './operator-endpoint.js';
 import { arrayOf } from '../response-schema.js';
+import { operatorEndpoint, type OperatorEndpoint } from './operator-endpoint.js';
+import * as P from './path-params.js';
+import * as Q from './query-params.js';
 import { assetRow, balanceRow, EXAMPLES, symbolRow, userRow, withdrawalRow } from './schemas.js';
 
 /** Withdrawal statuses by name (docs/spot-api.md "Deposits and withdrawals": 1 auditing, 2 rejected, 6 sent). */
@@ -30,15 +30,14 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
     accountIndex: account.accountIndex,
     name: account.name,
   });
-  const userOf = (userIdText: string): User => {
-    const userId = pathId(userIdText, 'user');
+  const userOf = (userId: number): User => {
     const user = ledger().users.get(userId);
     if (user === undefined || user.userType === 'system') throw new BourseError('NOT_FOUND', [`user ${userId}`]);
     return user;
   };
 
   return [
-    {
+    operatorEndpoint({
       id: 'O23',
       summary: 'List the users with their accounts, by userId (system users left out)',
       method: 'GET',
@@ -46,14 +45,14 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
       response: arrayOf(userRow),
       example: EXAMPLES.users,
       // Paged by id rather than by offset: users created while an operator pages do not shift the pages.
-      query: [
-        { name: 'fromUserId', type: 'INT', description: 'users with this id or a higher one; the next page is from the last userId + 1' },
-        { name: 'limit', type: 'INT', description: `default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}; a shorter page is the last` },
-      ],
-      handler: ({ query }) => {
-        const fromUserId = queryInt(query, 'fromUserId', 0);
-        const limit = queryInt(query, 'limit', DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
-        return [...ledger().users.values()]
+      params: {
+        query: {
+          fromUserId: Q.withDefault(Q.integer({ description: 'users with this id or a higher one; the next page is from the last userId + 1' }), 0),
+          limit: Q.withDefault(Q.integer({ min: 1, max: MAX_LIMIT, description: 'a shorter page is the last' }), DEFAULT_LIMIT),
+        },
+      },
+      handler: ({ query: { fromUserId, limit } }) =>
+        [...ledger().users.values()]
           .filter((user) => user.userType !== 'system' && user.userId >= fromUserId)
           .sort((a, b) => a.userId - b.userId)
           .slice(0, limit)
@@ -62,18 +61,18 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
             email: user.email,
             type: user.userType,
             accounts: user.accountIds.map((accountId) => accountView(ledger().account(accountId))),
-          }));
-      },
-    },
-    {
+          })),
+    }),
+    operatorEndpoint({
       id: 'O24',
       summary: "A user's balances, account by account (non-zero balances only)",
       method: 'GET',
       path: '/users/:userId/balances',
       response: arrayOf(balanceRow),
       example: EXAMPLES.balances,
-      handler: ({ params }) => {
-        const user = userOf(params.userId ?? '');
+      params: { path: { userId: P.id('user') } },
+      handler: ({ path }) => {
+        const user = userOf(path.userId);
         const rows: Record<string, unknown>[] = [];
         for (const accountId of user.accountIds) {
           const account = ledger().account(accountId);
@@ -92,8 +91,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
         }
         return rows;
       },
-    },
-    {
+    }),
+    operatorEndpoint({
       id: 'O25',
       summary: 'List the symbols with their status and filters',
       method: 'GET',
@@ -116,8 +115,8 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
             minNotional: formatAtto(spec.minNotionalAtto),
           }))
           .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)),
-    },
-    {
+    }),
+    operatorEndpoint({
       id: 'O26',
       summary: 'List the assets',
       method: 'GET',
@@ -138,23 +137,22 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
             allowWithdraw: spec.allowWithdraw,
           }))
           .sort((a, b) => (a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0)),
-    },
-    {
+    }),
+    operatorEndpoint({
       id: 'O27',
       summary: 'List withdrawals, newest first (ids for approve and reject)',
       method: 'GET',
       path: '/withdrawals',
       response: arrayOf(withdrawalRow),
       example: EXAMPLES.withdrawals,
-      query: [
-        { name: 'status', type: 'ENUM', values: STATUS_NAMES, description: 'default every status' },
-        { name: 'limit', type: 'INT', description: `default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}` },
-      ],
-      handler: ({ query }) => {
-        const statusText = query.status === undefined || query.status === '' ? undefined : query.status.toUpperCase();
-        if (statusText !== undefined && !(STATUS_NAMES as string[]).includes(statusText)) throw new BourseError('INVALID_PARAM_VALUE', ['status']);
-        const status = statusText === undefined ? undefined : WITHDRAWAL_STATUSES[statusText as WithdrawalStatusName];
-        const limit = queryInt(query, 'limit', DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT });
+      params: {
+        query: {
+          status: Q.oneOf(STATUS_NAMES, { ignoreCase: true, description: 'in any case; default every status' }),
+          limit: Q.withDefault(Q.integer({ min: 1, max: MAX_LIMIT }), DEFAULT_LIMIT),
+        },
+      },
+      handler: ({ query: { status: wanted, limit } }) => {
+        const status = wanted === undefined ? undefined : WITHDRAWAL_STATUSES[wanted];
         return [...exchange.core.funds.withdrawals.values()]
           .filter((w) => status === undefined || w.row.status === status)
           .sort((a, b) => b.row.withdrawalId - a.row.withdrawalId)
@@ -174,6 +172,6 @@ export function listingEndpoints(exchange: Exchange): OperatorEndpoint[] {
             updateTime: row.updateTime,
           }));
       },
-    },
+    }),
   ];
 }

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { refuse } from '../../core/payment-errors.js';
+import { DEFAULT_RECV_WINDOW_MS, insideRecvWindow, MAX_RECV_WINDOW_MS } from '../../core/recv-window.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { SecretBox } from '../auth/secret-box.js';
@@ -27,10 +28,6 @@ export const MERCHANT_LIMITS = {
   basePerIp: 1200,
 } as const;
 
-/** B0's `recvWindow` (docs/merchant-payments.md "Getting a token"): default 5000, at most 60000; a timestamp may lead the clock by 1 s. */
-const DEFAULT_RECV_WINDOW_MS = 5000;
-const MAX_RECV_WINDOW_MS = 60_000;
-const MAX_CLOCK_LEAD_MS = 1000;
 /** A ms timestamp as digits: 15 digits reach far past any real time and stay below 2^53. */
 const TIMESTAMP = /^[0-9]{1,15}$/;
 const BEARER = 'Bearer ';
@@ -178,7 +175,7 @@ export class MerchantGate {
     const recvWindow = this.recvWindow(params.get('recvWindow'));
     const timestamp = Number(timestampText);
     const now = exchange.clock();
-    if (timestamp > now + MAX_CLOCK_LEAD_MS || now - timestamp > recvWindow) {
+    if (!insideRecvWindow(timestamp, recvWindow, now)) {
       refuse('INVALID_TIMESTAMP', `timestamp ${timestamp} is outside the recvWindow of ${recvWindow} ms around the server time ${now}`);
     }
     const candidates = signedPayloads(request.rawQuery, request.rawBody, request.bodyIsJson);

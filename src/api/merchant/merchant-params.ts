@@ -7,8 +7,9 @@
 import { parseDecimal } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import { invalidParam, refuse } from '../../core/payment-errors.js';
-import { parseRawParams, type Params, type ReadResult } from '../params.js';
-import { JsonNumber, parseJson, refuseUnsafeText, toPlain, type JsonValue } from './json-body.js';
+import { unsafeCharacter } from '../../payments/validation/formats.js';
+import { JsonFault, JsonNumber, readJson, STORED_TEXT_JSON, type JsonValue } from '../json-body.js';
+import { mediaType, parseRawParams, type Params, type ReadResult } from '../params.js';
 
 export interface Presence {
   readonly required?: boolean;
@@ -49,9 +50,40 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 type Lookup = (name: string) => JsonValue | undefined;
 
-/** `application/json; charset=utf-8` → `application/json`. */
-function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+const BODY = 'body';
+const UNSAFE_TEXT_REASON = 'control and bidi-override characters are refused';
+
+/**
+ * Area B's reading of one JSON text, `subject` being the body or the parameter whose value it is:
+ * a fault is -4010, `detail` naming `subject` when the text is broken or too deep, the member sent
+ * twice, or the member holding a control or bidi-override character.
+ */
+function parseJson(source: string, subject: string): JsonValue {
+  try {
+    return readJson(source, STORED_TEXT_JSON);
+  } catch (error) {
+    if (!(error instanceof JsonFault)) throw error;
+    const detail = error.describe(subject);
+    refuse('PARAM_IS_INVALID', error.kind === 'character' ? `${detail}: ${UNSAFE_TEXT_REASON}` : detail);
+  }
+}
+
+/** Refuses a query or form value holding a control or bidi-override character, as a JSON string holding one is. */
+function refuseUnsafeText(param: string, text: string): void {
+  const character = unsafeCharacter(text);
+  if (character !== undefined) refuse('PARAM_IS_INVALID', `${param} contains ${character}: ${UNSAFE_TEXT_REASON}`);
+}
+
+/**
+ * A JSON value as handlers take it inside an `obj` parameter: objects become plain objects,
+ * numbers their source text (every area B object member is a string or a decimal, so the text is
+ * exact where a float would round), booleans and null stay.
+ */
+function toPlain(value: JsonValue): unknown {
+  if (value instanceof JsonNumber) return value.text;
+  if (value instanceof Map) return Object.fromEntries([...value].map(([name, member]) => [name, toPlain(member)]));
+  if (Array.isArray(value)) return value.map(toPlain);
+  return value;
 }
 
 /** Area A's form reader, its refusals (bad escapes, a name sent twice) restated as -4010 for `subject`. */
@@ -73,16 +105,16 @@ function bodyLookup(rawBody: Buffer, contentType: string | undefined, multipart:
   try {
     text = UTF8.decode(rawBody);
   } catch {
-    invalidParam('body', 'is not UTF-8');
+    invalidParam(BODY, 'is not UTF-8');
   }
   if (media === '' || media === 'application/x-www-form-urlencoded') {
-    const form = readForm('', text, 'body');
+    const form = readForm('', text, BODY);
     return (name) => form.get(name);
   }
-  if (media !== 'application/json') invalidParam('body', `has Content-Type ${media}; send application/json or application/x-www-form-urlencoded`);
+  if (media !== 'application/json') invalidParam(BODY, `has Content-Type ${media}; send application/json or application/x-www-form-urlencoded`);
   if (text.trim().length === 0) return () => undefined;
-  const json = parseJson(text);
-  if (!(json instanceof Map)) invalidParam('body', 'is not one JSON object');
+  const json = parseJson(text, BODY);
+  if (!(json instanceof Map)) invalidParam(BODY, 'is not one JSON object');
   return (name) => json.get(name);
 }
 

@@ -1,44 +1,29 @@
-import { OPERATOR_PREFIX, operatorPath, type OperatorEndpoint, type OperatorParamDoc } from '../admin/operator-endpoint.js';
+import type { Param } from '../admin/operator-param.js';
+import { OPERATOR_PREFIX, operatorPath, type OperatorEndpoint } from '../admin/operator-endpoint.js';
 import { ADMIN_BEARER_SCHEME, areaAErrorSchema, ERROR_CONTENT, jsonContent, openApiPath, operationId, type Document, type Operation } from './common.js';
 
 /** The operator API is also served alone: bearer token, plain JSON answers, area A's `{code, msg}` errors. */
 export const OPERATOR_OPENAPI_PATH = '/openapi-admin.json';
 
-const SCHEMA_OF: Record<OperatorParamDoc['type'], Record<string, unknown>> = {
-  STRING: { type: 'string' },
-  // Ids and counts as numbers or strings of digits, decimals as DECIMAL text or numbers.
-  INT: { type: ['integer', 'string'], minimum: 0, pattern: '^[0-9]{1,15}$' },
-  DECIMAL: { type: ['string', 'number'], minimum: 0, pattern: '^[0-9]{1,20}(\\.[0-9]{1,18})?$' },
-  BOOLEAN: { type: 'boolean' },
-  STRINGS: { type: 'array', items: { type: 'string' } },
-  ENUM: { type: 'string' },
-};
-
-function paramSchema(doc: OperatorParamDoc): Record<string, unknown> {
-  const base = SCHEMA_OF[doc.type];
-  const values = doc.values === undefined ? {} : doc.type === 'STRINGS' ? { items: { type: 'string', enum: [...doc.values] } } : { enum: [...doc.values] };
-  return { ...base, ...values, ...(doc.description ? { description: doc.description } : {}) };
+function parameter(name: string, param: Param<'path' | 'query', unknown>): Record<string, unknown> {
+  return { name, in: param.in, required: param.required, schema: param.schema };
 }
 
 function operation(endpoint: OperatorEndpoint): Operation {
   const { path, pathParams } = openApiPath(operatorPath(endpoint));
-  const body = endpoint.body ?? [];
+  const { path: declaredPath = {}, query = {}, body } = endpoint.params;
   const parameters = [
-    ...pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-    ...(endpoint.query ?? []).map((doc) => ({ name: doc.name, in: 'query', required: doc.required === true, schema: paramSchema(doc) })),
+    // In the order the path names them (operatorEndpoint checked that each is declared).
+    ...pathParams.map((name) => parameter(name, declaredPath[name])),
+    ...Object.entries(query).map(([name, param]) => parameter(name, param)),
   ];
-  const bodySchema =
-    endpoint.bodyDocument !== undefined
-      ? { type: 'object', additionalProperties: true, description: endpoint.bodyDocument }
-      : { type: 'object', properties: Object.fromEntries(body.map((doc) => [doc.name, paramSchema(doc)])), required: body.filter((doc) => doc.required === true).map((doc) => doc.name) };
-  const hasBody = endpoint.bodyDocument !== undefined || body.length > 0;
   return {
     operationId: operationId(endpoint.id, endpoint.method, path),
     summary: `${endpoint.id} ${endpoint.summary}`,
-    description: `Authorization: Bearer <operator token>.${hasBody ? ' JSON body.' : ''}`,
+    description: `Authorization: Bearer <operator token>.${body === undefined ? '' : ' JSON body.'}`,
     tags: [`Operator · ${endpoint.path.split('/').filter((s) => s.length > 0)[0] ?? 'admin'}`],
     parameters,
-    ...(hasBody ? { requestBody: { required: body.some((doc) => doc.required === true), content: { 'application/json': { schema: bodySchema } } } } : {}),
+    ...(body === undefined ? {} : { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }),
     responses: {
       '200': { description: 'Success (ids as strings, amounts as decimal strings, times in ms)', content: jsonContent(endpoint.response, endpoint.example) },
       '401': { description: '-1002 no bearer token, -2015 wrong token', content: ERROR_CONTENT },

@@ -1,4 +1,5 @@
 import { BourseError, reject } from '../../core/errors.js';
+import { insideRecvWindow } from '../../core/recv-window.js';
 import type { OrderRow, OrderType, PlaceOrderCommand, Side, TimeInForce } from '../../core/types.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { CancelOrderResult, PlaceOrderResult } from '../../exchange/order-commands.js';
@@ -29,7 +30,6 @@ const SIDES: readonly Side[] = ['BUY', 'SELL'];
 const ORDER_TYPES: readonly OrderType[] = ['LIMIT', 'MARKET', 'LIMIT_MAKER'];
 const UNAVAILABLE_TYPES = ['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT', 'MARKET_OF_PAYOUT'];
 const TIME_IN_FORCE: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK'];
-const MAX_RECV_WINDOW_MS = 60_000;
 
 /** A listed symbol, or -1121 (seed: an unknown symbol, well-formed or not). */
 export function symbolParam(ctx: RequestContext, name = 'symbol', required = false): SymbolState | undefined {
@@ -40,18 +40,15 @@ export function symbolParam(ctx: RequestContext, name = 'symbol', required = fal
   return state;
 }
 
-/** docs/spot-api.md "Timestamp and recvWindow": recvWindow 1–60000 (else -1130); the request must be inside it now. */
-function checkRecvWindow(ctx: RequestContext): { timestamp: number; recvWindow: number | undefined } {
-  const recvWindow = readLong(ctx.params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
-  const timestamp = readLong(ctx.params, 'timestamp', { required: true });
-  const now = ctx.exchange.clock();
-  if (timestamp > now + 1000 || now - timestamp > (recvWindow ?? 5000)) throw new BourseError('TIMESTAMP_OUTSIDE_RECV_WINDOW');
-  return { timestamp, recvWindow };
-}
-
-/** A11/A12 parameters in the order of docs/spot-api.md "Order validation" steps 1–4; the core does steps 5–12. */
+/**
+ * A11/A12 parameters in the order of docs/spot-api.md "Order validation" steps 1–4; the core does
+ * steps 5–12. The request must be inside its recvWindow now (docs/spot-api.md "Order of checks"),
+ * and is checked again when the core takes it.
+ */
 function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
-  const { timestamp, recvWindow } = checkRecvWindow(ctx);
+  const { recvWindow } = ctx;
+  const timestamp = readLong(ctx.params, 'timestamp', { required: true });
+  if (!insideRecvWindow(timestamp, recvWindow, ctx.exchange.clock())) throw new BourseError('TIMESTAMP_OUTSIDE_RECV_WINDOW');
   const params = ctx.params;
   const state = symbolParam(ctx, 'symbol', true) as SymbolState;
   const side = readEnum(params, 'side', SIDES, { required: true, errorName: 'INVALID_SIDE' });
@@ -172,7 +169,6 @@ export function orderEndpoints(): Endpoint[] {
       security: 'TRADE',
       weight: 1,
       countsOrder: true,
-      checksRecvWindow: true,
       params: ORDER_PARAMS,
       response: newOrderSchema,
       example: newOrderExample,
@@ -191,7 +187,6 @@ export function orderEndpoints(): Endpoint[] {
       path: 'order/test',
       security: 'TRADE',
       weight: 1,
-      checksRecvWindow: true,
       params: ORDER_PARAMS,
       response: emptyObject,
       example: {},

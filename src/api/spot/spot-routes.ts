@@ -6,9 +6,7 @@ import { endpointPaths, JsonText, type Endpoint, type RequestContext } from '../
 import { BourseError } from '../../core/errors.js';
 import { toBourseError } from '../http-errors.js';
 import { bodyKind, parseLenientParams, parseRawParams, readLong, type Params } from '../params.js';
-
-/** docs/spot-api.md "Timestamp and recvWindow": recvWindow 1–60000 wherever it is sent. */
-const MAX_RECV_WINDOW_MS = 60_000;
+import { MAX_RECV_WINDOW_MS } from '../../core/recv-window.js';
 
 /**
  * Query and body exactly as the client sent them: `rawBodyBytes` is the body one character per
@@ -87,8 +85,9 @@ export function registerSpotRoutes(
         const incoming = { rawQuery, rawBody: rawBodyBytes, bodyIsJson, params, headers: request.headers, ip };
         const key = auth.authorize(endpoint, incoming, headers);
         if (paramsError !== undefined) throw paramsError;
-        if (endpoint.security !== 'NONE') readLong(params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
-        const ctx: RequestContext = { params, exchange, key, ip, headers };
+        // docs/spot-api.md "Timestamp and recvWindow": 1–60000 wherever a signed request sends it.
+        const recvWindow = endpoint.security === 'NONE' ? undefined : readLong(params, 'recvWindow', { min: 1, max: MAX_RECV_WINDOW_MS });
+        const ctx: RequestContext = { params, exchange, key, ip, headers, recvWindow };
         const answer = endpoint.handler(ctx);
         const result = answer instanceof Promise ? await withinDeadline(answer, engineTimeoutMs) : answer;
         headers['X-BH-USED-WEIGHT-1M'] ??= String(auth.limiter.usedWeight(`ip:${ip}`));
