@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { removeFrom, setOf } from './set-index.js';
 
 /**
  * The listenKeys of docs/spot-api.md "User data streams": bearer names of one account's user data stream, living in memory
@@ -175,20 +176,4 @@ export class ListenKeys {
     }
     return undefined;
   }
-}
-
-function setOf<K>(index: Map<K, Set<string>>, key: K): Set<string> {
-  let set = index.get(key);
-  if (set === undefined) {
-    set = new Set();
-    index.set(key, set);
-  }
-  return set;
-}
-
-function removeFrom<K>(index: Map<K, Set<string>>, key: K, listenKey: string): void {
-  const set = index.get(key);
-  if (set === undefined) return;
-  set.delete(listenKey);
-  if (set.size === 0) index.delete(key);
 }

@@ -1,4 +1,5 @@
 import type { SymbolState } from '../../exchange/spot-module.js';
+import { clientPingNumber } from './heartbeat.js';
 import type { MarketErrorName, RequestId } from './market-errors.js';
 import { parseTopic, type StreamVersion, type Topic } from './market-topics.js';
 
@@ -91,10 +92,7 @@ export function readClientMessage(text: string, lookup: (symbol: string) => Symb
     parsed = undefined;
   }
   const isRequest = isObject(parsed) && ('event' in parsed || 'topic' in parsed);
-  if (!isRequest && text.includes('ping')) {
-    const ping = isObject(parsed) ? parsed.ping : undefined;
-    return { kind: 'ping', pong: typeof ping === 'number' && Number.isFinite(ping) ? ping : undefined };
-  }
+  if (!isRequest && text.includes('ping')) return { kind: 'ping', pong: clientPingNumber(parsed) };
   if (parsed === undefined) return { kind: 'error', error: 'INVALID_JSON', id: undefined };
   if (!isObject(parsed)) return { kind: 'error', error: 'INVALID_REQUEST', id: undefined };
 

@@ -1,23 +1,21 @@
-import { WebSocket, type RawData } from 'ws';
+import { WebSocket } from 'ws';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { BacklogWatch } from './backlog-watch.js';
+import { textOf } from './client-text.js';
+import { pongText } from './heartbeat.js';
 import { errorFrame } from './market-errors.js';
 import type { MarketFanout } from './market-fanout.js';
 import type { MarketProtocol } from './market-protocols.js';
 import { readClientMessage } from './market-request.js';
 import { SocketSubscriptions, type FrameSink } from './market-subscriptions.js';
 import { MessageWindow } from './message-window.js';
+import type { StreamLogger } from './upgrade-router.js';
 
 /** Client messages a socket may send in `MESSAGE_WINDOW_MS` before it is closed (1008). */
 export const MAX_CLIENT_MESSAGES = 50;
 export const MESSAGE_WINDOW_MS = 10_000;
 /** Bytes a socket's client has not read yet beyond this mean a reader too slow to follow: it is cut off (1008). */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-
-export interface StreamLogger {
-  debug(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
 
 export interface MarketSocketContext {
   fanout: MarketFanout;
@@ -28,12 +26,6 @@ export interface MarketSocketContext {
   logger: StreamLogger;
   /** Every frame goes through it: it bounds what the client has not read (MAX_BUFFERED_BYTES unless a test sets another). */
   backlog: BacklogWatch;
-}
-
-function textOf(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
 }
 
 /**
@@ -68,7 +60,7 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, proto
     const message = readClientMessage(textOf(data), ctx.lookup, protocol.version);
     switch (message.kind) {
       case 'ping':
-        reply(JSON.stringify({ pong: protocol.pong(message.pong, ctx.clock()) }));
+        reply(pongText(protocol.pong(message.pong, ctx.clock())));
         break;
       case 'error':
         reply(errorFrame(message.error, message.id));

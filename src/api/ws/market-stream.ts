@@ -5,8 +5,10 @@ import type { RateLimiter } from '../auth/rate-limiter.js';
 import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } from './backlog-watch.js';
 import { MarketFanout, type MarketSource } from './market-fanout.js';
 import { V1_PROTOCOL, V2_PROTOCOL, type MarketProtocol } from './market-protocols.js';
-import { MAX_BUFFERED_BYTES, serveMarketSocket, type StreamLogger } from './market-socket.js';
-import { completeUpgrade, type UpgradeRoute } from './upgrade-router.js';
+import { startServerPings } from './heartbeat.js';
+import { MAX_BUFFERED_BYTES, serveMarketSocket } from './market-socket.js';
+import { IpSocketQuota, refuseOverQuota } from './socket-quotas.js';
+import { completeUpgrade, type StreamLogger, type UpgradeRoute } from './upgrade-router.js';
 
 /** W2 paths (docs/spot-api.md "Paths and aliases"); each also serves any path below it (the Java SDK appends its request). */
 export const MARKET_STREAM_PATHS = ['/openapi/quote/ws/v1', '/openapi/ws/quote/v1', '/ws/quote/v1'] as const;
@@ -102,7 +104,7 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
   /** Open sockets and their clients. */
   const sockets = new Map<WebSocket, Peer>();
-  const socketsPerIp = new Map<string, number>();
+  const perIp = new IpSocketQuota(MAX_MARKET_SOCKETS_PER_IP);
   const backlog = new BacklogWatch({
     maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES,
     checkIntervalMs: options.backlogCheckIntervalMs ?? BACKLOG_CHECK_INTERVAL_MS,
@@ -120,15 +122,13 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     logger: deps.logger,
     backlog,
   };
-  const pingV2 = (): void => {
-    const ping = JSON.stringify({ ping: deps.clock() });
+  const stopV2Pings = startServerPings(options.v2PingIntervalMs ?? V2_PING_INTERVAL_MS, deps.clock, (ping) => {
     for (const [ws, peer] of sockets) if (peer.protocol.heartbeat === 'server-ping') backlog.send(ws, ping);
-  };
+  });
   const timers = [
     setInterval(() => fanout.flushBookTickers(), BOOK_TICKER_MS),
     setInterval(() => fanout.flushDepths(), DEPTH_MS),
     setInterval(() => fanout.flushStats(), STATS_MS),
-    setInterval(pingV2, options.v2PingIntervalMs ?? V2_PING_INTERVAL_MS),
   ];
   for (const timer of timers) timer.unref();
   let closing: Promise<void> | undefined;
@@ -142,14 +142,12 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     const { ip, port } = peer;
     sockets.set(ws, peer);
     // The handshake completes synchronously, so the count is exact for the next one.
-    socketsPerIp.set(ip, (socketsPerIp.get(ip) ?? 0) + 1);
+    perIp.add(ip);
     deps.logger.debug({ ip, port, stream: peer.protocol.version }, 'market socket opened');
     serveMarketSocket(ws, context, peer.protocol, () => {
       deps.logger.debug({ ip, port }, 'market socket closed');
       sockets.delete(ws);
-      const left = (socketsPerIp.get(ip) ?? 1) - 1;
-      if (left === 0) socketsPerIp.delete(ip);
-      else socketsPerIp.set(ip, left);
+      perIp.remove(ip);
     });
   };
 
@@ -164,10 +162,9 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
         refuse(undefined, 'server shutting down');
         return;
       }
-      if ((socketsPerIp.get(ip) ?? 0) >= MAX_MARKET_SOCKETS_PER_IP) {
-        deps.limiter.strike(ip);
+      if (perIp.isFull(ip)) {
         const error = new BourseError('TOO_MANY_REQUESTS', [MAX_MARKET_SOCKETS_PER_IP, 'IP'], '(open market streams)');
-        refuse(error, `${MAX_MARKET_SOCKETS_PER_IP} market streams per IP already open`, { 'Retry-After': '1' });
+        refuseOverQuota(refuse, deps.limiter, ip, error, `${MAX_MARKET_SOCKETS_PER_IP} market streams per IP already open`);
         return;
       }
       completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, { ip, port: request.socket.remotePort, protocol }));
@@ -180,6 +177,7 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     close() {
       closing ??= (async () => {
         for (const timer of timers) clearInterval(timer);
+        stopV2Pings();
         clearTimeout(tradeTimer);
         backlog.stop();
         await Promise.all([...sockets.keys()].map(closeSocket));

@@ -24,6 +24,12 @@ export interface UpgradeLogger {
   warn(fields: object, msg: string): void;
 }
 
+/** The two levels a stream logs its sockets at; a pino logger fits. */
+export interface StreamLogger {
+  debug(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+}
+
 /** Refuses a handshake with an HTTP answer carrying area A's `{code, msg}`. */
 export function refuseUpgrade(socket: Duplex, error: BourseError, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(error.toBody());
