@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** Files that replace a module with vi.mock: they need a module cache of their own. */
-const MOCKING = ['test/unit/exchange/core-thread.test.ts'];
+export const MOCKING = ['test/unit/exchange/core-thread.test.ts'];
 
 export default defineConfig({
   test: {

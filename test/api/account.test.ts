@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clockPast } from '../support/clock.js';
 import { Operator, type Member } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -76,14 +77,13 @@ describe('A19 account information', () => {
   it('when an order only locks and its cancel only unlocks, then each moves updateTime to its own time', async () => {
     const trader = await op.member({ USDT: '1000' });
     const deposited = Number((await account(trader)).updateTime);
-    // Each step a clock millisecond after the last, so that the times tell them apart.
-    const nextMillisecond = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2));
-    await nextMillisecond();
+    // Each step at a later clock millisecond than the last, so that the times tell them apart.
+    await clockPast(deposited);
     const placed = await trader.client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' });
     const orderTime = (placed.body as { transactTime: string }).transactTime;
     expect(Number(orderTime)).toBeGreaterThan(deposited);
     expect((await account(trader)).updateTime).toBe(orderTime);
-    await nextMillisecond();
+    await clockPast(Number(orderTime));
     const canceled = await trader.client.signed('DELETE', '/openapi/v1/order', { orderId: (placed.body as { orderId: string }).orderId });
     expect((await account(trader)).updateTime).toBe((canceled.body as { updateTime: string }).updateTime);
     expect(Number((canceled.body as { updateTime: string }).updateTime)).toBeGreaterThan(Number(orderTime));

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchChromium } from '../support/browser.js';
+import { keepScreenshot, launchChromium, renderedFrames } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 interface Document {
@@ -38,9 +38,10 @@ describe('story: the API reference at /docs in Chromium', () => {
   });
 
   it('when the page is scrolled to its end, then every operation of the document is listed, and nothing was fetched from elsewhere', async () => {
-    // Swagger UI renders only the part of the list in view: read it a screen at a time.
+    // Swagger UI renders only the part of the list in view: read it a screen at a time, each read
+    // once the frames after a scroll have rendered, until a scroll moves no more.
     const listed = new Set<string>();
-    for (let last = -1; ; ) {
+    for (let moved = true; moved; ) {
       const seen = await page.locator('.opblock').evaluateAll((blocks) =>
         blocks.map((block) => {
           const method = block.querySelector('.opblock-summary-method')?.textContent ?? '';
@@ -50,10 +51,9 @@ describe('story: the API reference at /docs in Chromium', () => {
       );
       for (const op of seen) listed.add(op);
       const y = await page.evaluate(() => window.scrollY);
-      if (y === last) break;
-      last = y;
-      await page.mouse.wheel(0, 600);
-      await page.waitForTimeout(150);
+      await page.evaluate(() => window.scrollBy(0, 600));
+      await renderedFrames(page);
+      moved = (await page.evaluate(() => window.scrollY)) !== y;
     }
     const expected = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
     expect(expected.length).toBeGreaterThan(150);

@@ -14,7 +14,7 @@ import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { startBourseReceive } from '../support/cli-run.js';
 import { request } from '../support/clients.js';
 import { MerchantClient } from '../support/merchant-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -50,18 +50,6 @@ function runExample(env: Record<string, string>, onOutput?: (stdout: string, kil
       resolve({ exitCode, stdout, stderr });
     });
   });
-}
-
-/** `bourse webhooks receive --port 0` in this process, as a developer leaves it running in a terminal. */
-async function cliReceiver(t: TestServer): Promise<{ url: string; output: () => string; stop: () => Promise<number> }> {
-  let output = '';
-  const controller = new AbortController();
-  const io = { stdout: { write: (text: string) => (output += text) }, stderr: { write: (text: string) => (output += text) }, env: { BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken } };
-  const exit = runCli(['webhooks', 'receive', '--port', '0'], io, { startServer: () => Promise.reject(new Error('not here')), stop: controller.signal });
-  for (let i = 0; i < 200 && !output.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 25));
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
-  if (url === undefined) throw new Error(`bourse webhooks receive did not listen: ${output}`);
-  return { url, output: () => output, stop: () => (controller.abort(), exit) };
 }
 
 /** The example's `event` lines: order, status and eventId of each verified webhook. */
@@ -118,7 +106,8 @@ describe('the merchant example against a real Bourse', () => {
   });
 
   it('when an ORDER_WEBHOOK already goes to a running bourse webhooks receive, then the run says it moves it, puts it back at the end, and that receiver gets the next order', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
-    const receiver = await cliReceiver(t);
+    // `bourse webhooks receive` in this process, as a developer leaves it running in a terminal.
+    const receiver = await startBourseReceive({ BOURSE_URL: t.url, BOURSE_ADMIN_TOKEN: t.adminToken });
     try {
       const { webhookId } = await client.ok<{ webhookId: string }>('POST', '/v2/webhook', { eventType: 'ORDER_WEBHOOK', url: receiver.url });
       const run = await runExample({ BOURSE_URL: t.url, BOURSE_API_KEY: t.demo.merchantApiKey, BOURSE_SECRET_KEY: t.demo.merchantSecretKey, BOURSE_MERCHANT_ID: t.demo.merchantId });

@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startBourseReceive, type RunningBourse } from '../support/cli-run.js';
 import { MerchantClient } from '../support/merchant-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -76,25 +76,21 @@ describe('docs/merchant-payments.md "Walkthrough: an on-ramp order, from the tok
   const blocks = sectionBlocks(readFileSync(PAGE, 'utf8'), SECTION);
   let t: TestServer;
   let client: MerchantClient;
-  let receiver: { url: string; output: () => string; stop: () => Promise<number> };
+  let receiver: RunningBourse & { url: string };
   let env: Record<string, string>;
 
   beforeAll(async () => {
     t = await startTestServer({ BOURSE_DEMO_MARKET_MAKER: '1' });
     client = await MerchantClient.connect(t.url, t.demo.merchantApiKey, t.demo.merchantSecretKey);
     // As right after `npm start`: the walkthrough begins once the demo market maker has asks on USDTMXN.
-    for (let i = 0; i < 300 && (await client.call('GET', '/v2/user/crypto-quote', { country: 'Mexico', from: 'MXN', to: 'USDT' })).code !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    // No event announces the maker's first quotes to this test: polled, as a reader would retry.
+    const quote = async (): Promise<number> => (await client.call('GET', '/v2/user/crypto-quote', { country: 'Mexico', from: 'MXN', to: 'USDT' })).code;
+    await vi.waitFor(async () => expect(await quote()).toBe(200), { timeout: 30_000, interval: 100 });
 
     // The page's second terminal: its command, on a free port rather than 9000.
     const command = blocks.map((b) => /^\$ npx bourse (webhooks receive .*)$/m.exec(b.code)?.[1]).find((c) => c !== undefined);
     expect(command).toBe('webhooks receive --port 9000');
-    let output = '';
-    const controller = new AbortController();
-    const io = { stdout: { write: (text: string) => (output += text) }, stderr: { write: (text: string) => (output += text) }, env: { BOURSE_URL: t.url, BOURSE_DATA: t.dataDir } };
-    const exit = runCli(['webhooks', 'receive', '--port', '0'], io, { startServer: () => Promise.reject(new Error('not here')), stop: controller.signal });
-    for (let i = 0; i < 200 && !output.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 25));
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1] ?? '';
-    receiver = { url, output: () => output, stop: () => (controller.abort(), exit) };
+    receiver = await startBourseReceive({ BOURSE_URL: t.url, BOURSE_DATA: t.dataDir });
     env = { BOURSE_URL: t.url, BOURSE_DATA: t.dataDir };
   });
   afterAll(async () => {

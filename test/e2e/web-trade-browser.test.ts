@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchChromium } from '../support/browser.js';
+import { keepScreenshot, launchChromium, renderedFrames } from '../support/browser.js';
 import { SpotClient } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createFundedTrader } from '../support/trading-setup.js';
@@ -223,14 +223,16 @@ describe('story: the trading page at / in Chromium', () => {
     const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await expect.poll(async () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe(light);
-    await page.waitForTimeout(200);
+    // The chart takes the new colours on a later frame.
+    await renderedFrames(page);
     await keepScreenshot(page, 'trade-dark');
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
   });
 
   it('when the window is phone-wide, then the panels stack without horizontal scroll', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(300);
+    // The chart follows its panel's size through a resize observer, on the next frames.
+    await renderedFrames(page);
     const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     const chart = await page.locator('.chart-panel').boundingBox();

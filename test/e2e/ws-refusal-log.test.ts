@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer, type LogLine } from '../support/child-server.js';
+import { startChildServer, type ChildServer } from '../support/child-server.js';
 import { refusedHandshake } from '../support/ws-client.js';
 import { wsUrl } from '../support/ws-market-client.js';
 
@@ -24,12 +24,8 @@ describe('refused upgrades in the server log', () => {
     const listenKey = 'Zq'.repeat(32);
     const refused = await refusedHandshake(wsUrl(child.url, `/openapi/ws/${listenKey}`));
     expect(refused).toMatchObject({ status: 400, body: { code: -1125 } });
-    // The log comes through the child's stdout: wait for the line rather than for a fixed time.
-    let line: LogLine | undefined;
-    for (let tries = 0; tries < 250 && line === undefined; tries++) {
-      line = child.logLine('websocket upgrade refused');
-      if (line === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // The log comes through the child's stdout, a moment after the answer.
+    const line = await child.loggedLine('websocket upgrade refused');
     expect(line).toMatchObject({
       level: 30,
       component: 'websocket',

@@ -40,3 +40,13 @@ export async function keepScreenshot(page: Page, name: string): Promise<string> 
   if (statSync(file).size < 1000) throw new Error(`screenshot ${file} is nearly empty`);
   return file;
 }
+
+/**
+ * Resolves once the page has rendered three more frames: what a change set off (a resize observer,
+ * a redraw scheduled for the next frame) has run and been laid out, so no fixed wait is needed.
+ */
+export async function renderedFrames(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  });
+}

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
+import { Watch } from './watch.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** A start on a loaded machine: tsx compiles, modules load, the journal replays. */
@@ -48,6 +50,8 @@ export interface ChildServer {
   kill(signal: NodeJS.Signals): Promise<ChildExit>;
   /** The first log line with this `msg`. */
   logLine(msg: string): LogLine | undefined;
+  /** The first log line with this `msg`, once the child has written it: its output is read as it comes. */
+  loggedLine(msg: string, timeoutMs?: number): Promise<LogLine>;
   /** Lines of stdout that are not JSON log lines ("SIGTERM: draining", the admin token notice). */
   plainLines: readonly string[];
 }
@@ -85,6 +89,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
+  const logged = new Watch();
   const plainLines: string[] = [];
   const stderrTail: string[] = [];
   // 'close' comes after the output is read to its end: the last log lines are in `logs` by then.
@@ -99,6 +104,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     const line = parseLogLine(text);
     if (line === undefined) return;
     logs.push(line);
+    logged.changed();
     if (line.msg === 'Bourse is serving' && typeof line.url === 'string') announceUrl(line.url);
   });
   createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (text) => {
@@ -143,6 +149,11 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
       startMs: performance.now() - startedAt,
       kill,
       logLine: (msg) => logs.find((line) => line.msg === msg),
+      loggedLine: async (msg, timeoutMs) => {
+        const line = (): LogLine | undefined => logs.find((l) => l.msg === msg);
+        await logged.until(() => line() !== undefined, `the child logs "${msg}"`, timeoutMs);
+        return line() as LogLine;
+      },
       plainLines,
     };
   } catch (error) {
@@ -153,16 +164,13 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   }
 }
 
-/** The server logs its address after `listen`, so the first answer normally comes at once. */
+/**
+ * The server logs its address after `listen`, so the first answer normally comes at once; should
+ * it not, nothing else announces readiness, so it is polled until `deadline`.
+ */
 async function waitForHealth(url: string, deadline: number): Promise<void> {
-  while (performance.now() < deadline) {
-    try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) return;
-    } catch {
-      // Not answering yet: the caller's timeout bounds this loop.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${url}/health did not answer in time`);
+  const healthy = async (): Promise<boolean> => (await fetch(`${url}/health`).catch(() => undefined))?.ok === true;
+  await vi.waitUntil(healthy, { timeout: Math.max(0, deadline - performance.now()), interval: 20 }).catch(() => {
+    throw new Error(`${url}/health did not answer in time`);
+  });
 }

@@ -2,6 +2,7 @@ import type { OrderKind } from '../../src/payments/orders.js';
 import { MerchantClient, type Envelope } from './merchant-client.js';
 import { mayMove, TERMINAL } from './order-statuses.js';
 import { randomInt, seededRandom } from './prng.js';
+import { Watch } from './watch.js';
 
 /** A payment order as the acknowledged answers left it: its kind, the last status one showed, and the round of that answer. */
 export interface AckedPaymentOrder {
@@ -23,12 +24,19 @@ export class PaymentAckLog {
   readonly statuses = new Set<string>();
   /** Answers that showed an order back along docs/merchant-payments.md "Order statuses" (a committed status undone): each one a bug. */
   readonly conflicts: string[] = [];
+  private readonly acked = new Watch();
 
   ackOrder(orderId: number, kind: OrderKind, status: number, round: number, what: string): void {
     const known = this.orders.get(orderId);
     if (!mayMove(kind, known?.status, status)) this.conflicts.push(`${kind} order ${orderId}: ${what} showed ${status} after ${known?.status ?? 'creation'}`);
     this.orders.set(orderId, { kind, status, round });
     this.statuses.add(`${kind}:${status}`);
+    this.acked.changed();
+  }
+
+  /** Resolves once `condition` holds, re-checked at each acknowledged order status (rejects after `timeoutMs`). */
+  until(condition: () => boolean, what: string, timeoutMs?: number): Promise<void> {
+    return this.acked.until(condition, what, timeoutMs);
   }
 }
 

@@ -5,6 +5,7 @@ import { vi } from 'vitest';
 import type { WebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import type { Operator } from './fixtures.js';
 import { MerchantClient } from './merchant-client.js';
+import { Watch } from './watch.js';
 
 /** One request as the receiver got it: exact bytes, headers, and whether the signature verified (docs/webhooks.md "Verifying the signature"). */
 export interface Received {
@@ -41,7 +42,9 @@ export class WebhookReceiver {
   private openAll = 0;
   /** The most requests (of any objects) ever unanswered at once. */
   peakAll = 0;
-  private waiters: { count: number; resolve: () => void }[] = [];
+  /** Requests whose answer came due (after its delay or gate): written, or dropped as the sender had gone. */
+  answered = 0;
+  private readonly watch = new Watch();
 
   private constructor(
     private readonly server: http.Server,
@@ -85,8 +88,9 @@ export class WebhookReceiver {
     });
     const reply = this.reply(got);
     const answer = (): void => {
-      if (res.destroyed) return;
-      res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers }).end(reply.body ?? '');
+      if (!res.destroyed) res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers }).end(reply.body ?? '');
+      this.answered++;
+      this.watch.changed();
     };
     const later = (): void => {
       if (reply.delayMs === undefined) answer();
@@ -94,20 +98,17 @@ export class WebhookReceiver {
     };
     if (reply.until === undefined) later();
     else void reply.until.then(later);
-    this.waiters = this.waiters.filter((w) => {
-      if (this.received.length < w.count) return true;
-      w.resolve();
-      return false;
-    });
+    this.watch.changed();
   }
 
   /** Resolves once `count` requests in all have arrived (fails the test after `timeoutMs`). */
-  waitFor(count: number, timeoutMs = 10_000): Promise<void> {
-    if (this.received.length >= count) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`waited for ${count} webhook requests, got ${this.received.length}`)), timeoutMs);
-      this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
-    });
+  waitFor(count: number, timeoutMs?: number): Promise<void> {
+    return this.until(() => this.received.length >= count, () => `${count} webhook requests, got ${this.received.length}`, timeoutMs);
+  }
+
+  /** Resolves once `condition` holds, re-checked at each request and each answer (fails the test after `timeoutMs`). */
+  until(condition: () => boolean, what: string | (() => string), timeoutMs?: number): Promise<void> {
+    return this.watch.until(condition, what, timeoutMs);
   }
 
   /** Bodies of the events of one object, in arrival order. */

@@ -78,9 +78,9 @@ describe('story: funding and global payment webhook bodies, each type to its own
   let wireId: number;
   const ids = { funding: '', global: '', order: '' };
 
+  /** Nothing more is coming: every transition due now has been submitted, and every attempt it started has its outcome. */
   const quiet = async (): Promise<void> => {
-    await settled(s.t.server.webhooks);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await s.t.server.deadlines.fireDue();
     await settled(s.t.server.webhooks);
   };
 

@@ -1,9 +1,9 @@
 /**
  * Story: one order's events wait for each other, other orders' do not wait for them. The receiver
- * answers every event of on-ramp A only after 400 ms. A's statuses 10, 40, 50, 60 still arrive in
- * that order, each only once the previous one has been answered (never two of A in flight), while
- * on-ramp B, created and paid after A, has all four of its events delivered before A's second one
- * is even sent (docs/webhooks.md "Answering, retries, order" Ordering: per `(webhook, object)`, different objects in parallel).
+ * answers every event of on-ramp A only after 400 ms, and its first one not before on-ramp B,
+ * created and paid after A, has had all four of its events delivered: A's second one is not even
+ * sent by then. A's statuses 10, 40, 50, 60 still arrive in that order, each only once the
+ * previous one has been answered (never two of A in flight) (docs/webhooks.md "Answering, retries, order" Ordering: per `(webhook, object)`, different objects in parallel).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onboardedMerchant } from '../../support/merchant-client.js';
@@ -18,7 +18,9 @@ describe('story: statuses of one order arrive in order while other orders go in 
   let receiver: WebhookReceiver;
   let merchantId: number;
   let a: string;
-  let b: string;
+  let b = '';
+  /** Settles once all four of B's events have arrived: A's first answer waits for it. */
+  let bDelivered: Promise<void>;
 
   const onRamp = async (clientId: string): Promise<string> =>
     String((await s.client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_crypto', { merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, clientId })).orderId);
@@ -30,7 +32,7 @@ describe('story: statuses of one order arrive in order while other orders go in 
     await exampleBooks(s.op);
     merchantId = await onboardedMerchant(s.client, 'Acme MX');
     await s.client.ok('POST', '/v2/webhook', { eventType: 'ORDER_WEBHOOK', url: receiver.url });
-    receiver.reply = (r) => ({ status: 200, body: '{"callbackStatus":"SUCCESS"}', ...(r.body.orderId === a ? { delayMs: SLOW_MS } : {}) });
+    receiver.reply = (r) => ({ status: 200, body: '{"callbackStatus":"SUCCESS"}', ...(r.body.orderId === a ? { until: bDelivered.catch(() => undefined), delayMs: SLOW_MS } : {}) });
   });
   afterAll(async () => {
     await s.t.stop();
@@ -38,13 +40,13 @@ describe('story: statuses of one order arrive in order while other orders go in 
   });
 
   it('1. A is created and paid, then B: all of B is delivered before A\'s second event is sent', async () => {
+    bDelivered = receiver.until(() => b !== '' && receiver.of(b).length >= 4, "B's four events");
     a = await onRamp('slow-A');
     await receiver.waitFor(1);
     await s.client.ok('POST', `/sandbox/v2/orders/${a}/pay`, { traceNumber: 'SPEI-A' });
     b = await onRamp('fast-B');
     await s.client.ok('POST', `/sandbox/v2/orders/${b}/pay`, { traceNumber: 'SPEI-B' });
-    const deadline = Date.now() + 5_000;
-    while (receiver.of(b).length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await bDelivered;
     expect(receiver.of(b).map((body) => body.orderStatus)).toEqual(['10', '40', '50', '60']);
     // A's first event is still unanswered: its other three events have not been sent.
     expect(receiver.of(a).map((body) => body.orderStatus)).toEqual(['10']);

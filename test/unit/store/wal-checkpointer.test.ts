@@ -38,7 +38,8 @@ describe('WAL checkpoints', () => {
     const { store, path } = open('NORMAL', 'writer');
     const before = fileSize(path);
     appendSome(store);
-    // The background case below is seen within this time; here nothing may come.
+    // Kept on purpose: a checkpoint that must not come can only be watched for over time; the
+    // background case below is seen within this time.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect([fileSize(path), fileSize(`${path}-wal`) > 400_000]).toEqual([before, true]);
   });
@@ -63,6 +64,7 @@ describe('WAL checkpoints', () => {
     const { store, path } = open('FULL', 'background');
     const before = fileSize(path);
     appendSome(store);
+    // Kept on purpose, as in the first test: the absence of a thread's checkpoint takes time to see.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(fileSize(path)).toBe(before);
   });
