@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BourseError } from '../../../src/core/errors.js';
 import type { Command } from '../../../src/core/types.js';
 import { startInlineCore, type CoreHost, type CoreHostOptions, type WriteEvent } from '../../../src/exchange/core-host.js';
@@ -24,13 +24,9 @@ v8.setFlagsFromString('--expose-gc');
 /** A full collection, so that heap figures count only what is still held. */
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
-/** Waits (polling every 20 ms, at most `ms`) until `condition` holds. */
+/** Waits until `condition` holds (vitest polls it every 20 ms: the host's queues have no event to await), at most `ms`. */
 async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitUntil(condition, { timeout: ms, interval: 20 });
 }
 
 /** The error name a submission was refused with, or 'accepted'. */
