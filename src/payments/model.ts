@@ -1,5 +1,7 @@
 /** Area B objects as the payments module holds them (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Lifecycles"). */
 
+import { formatFixed } from './money.js';
+
 export type MerchantType = 'INDIVIDUAL' | 'BUSINESS';
 
 /** Merchant and merchant-account statuses: 1 authenticating, 2 normal, 3 failed, 4 incomplete. */
@@ -109,6 +111,19 @@ export interface FundingRecord {
   payer: Payer | undefined;
   createTime: number;
   updateTime: number;
+}
+
+/** What a funding record shows as text alike in its FUNDING_WEBHOOK body and its stored row: names, and amounts at the fiat's accuracy. */
+export function fundingTexts(r: FundingRecord): Record<'merchantName' | 'clientId' | 'orderId' | 'fiat' | 'totalAmount' | 'amount' | 'fee', string> {
+  return {
+    merchantName: r.merchantName,
+    clientId: r.clientId,
+    orderId: r.orderId,
+    fiat: r.fiat,
+    totalAmount: formatFixed(r.totalAmount, r.accuracy),
+    amount: formatFixed(r.amount, r.accuracy),
+    fee: formatFixed(r.fee, r.accuracy),
+  };
 }
 
 export type KycMode = 'approve' | 'reject' | 'manual';

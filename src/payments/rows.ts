@@ -5,29 +5,20 @@
  */
 
 import type { WebhookEventType } from '../core/webhook-commands.js';
+import type { FundingRecord } from './model.js';
 import type { PaymentOrder } from './orders.js';
 import type { EventStatus } from './webhooks.js';
 
-/** A funding record as stored and read back (B21): amounts as the fixed-decimal strings area B shows. */
-export interface FundingRecordRow {
-  txId: number;
-  userId: number;
-  merchantId: number;
-  merchantName: string;
-  clientId: string;
-  orderId: string;
-  fiat: string;
+/**
+ * A funding record as stored and read back (B21): the record with its amounts as the fixed-decimal
+ * strings area B shows and its payer as JSON text of the arrival's payer (DEPOSIT, REFUND), '' otherwise.
+ */
+export interface FundingRecordRow extends Omit<FundingRecord, 'totalAmount' | 'amount' | 'fee' | 'accuracy' | 'type' | 'payer'> {
   totalAmount: string;
   amount: string;
   fee: string;
-  userPaymentId: number;
   type: string;
-  status: number;
-  failReason: string;
-  /** JSON text of the arrival's payer (DEPOSIT, REFUND), '' otherwise. */
   payer: string;
-  createTime: number;
-  updateTime: number;
 }
 
 /**

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { WebhookEventType } from '../core/webhook-commands.js';
 import type { WebhookSettings } from './config.js';
 import { formatFixed } from './money.js';
-import type { FundingRecord } from './model.js';
+import { fundingTexts, type FundingRecord } from './model.js';
 import type { Money, PaymentOrder } from './orders.js';
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = ['ORDER_WEBHOOK', 'GLOBAL_PAYMENT_WEBHOOK', 'FUNDING_WEBHOOK'];
@@ -126,13 +126,7 @@ export function fundingPayload(r: FundingRecord): Record<string, string> {
   return {
     txId: String(r.txId),
     merchantId: String(r.merchantId),
-    merchantName: r.merchantName,
-    clientId: r.clientId,
-    orderId: r.orderId,
-    fiat: r.fiat,
-    totalAmount: formatFixed(r.totalAmount, r.accuracy),
-    amount: formatFixed(r.amount, r.accuracy),
-    fee: formatFixed(r.fee, r.accuracy),
+    ...fundingTexts(r),
     userPaymentId: String(r.userPaymentId),
     type: r.type,
     status: String(r.status),

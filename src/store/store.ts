@@ -16,6 +16,7 @@ import type {
   TradeRow,
   WithdrawalRow,
 } from '../core/types.js';
+import type { FundingRecordRow, WebhookRow } from '../payments/rows.js';
 
 /** The largest `limit` a list query accepts; the API clamps below it (area A: at most 1000). */
 export const MAX_QUERY_LIMIT = 10_000;
@@ -106,27 +107,6 @@ export interface FundingRecordQuery {
   limit: number;
 }
 
-/** A funding record as stored: amounts as the fixed-decimal strings area B shows. */
-export interface FundingRecordRow {
-  txId: number;
-  userId: number;
-  merchantId: number;
-  merchantName: string;
-  clientId: string;
-  orderId: string;
-  fiat: string;
-  totalAmount: string;
-  amount: string;
-  fee: string;
-  userPaymentId: number;
-  type: string;
-  status: number;
-  failReason: string;
-  payer: string;
-  createTime: number;
-  updateTime: number;
-}
-
 /** B34: a user's payment orders, newest first. */
 export interface PaymentOrderQuery {
   userId: number;
@@ -138,16 +118,6 @@ export interface PaymentOrderQuery {
   endTime?: number;
   offset: number;
   limit: number;
-}
-
-export interface WebhookRow {
-  webhookId: string;
-  userId: number;
-  eventType: string;
-  url: string;
-  status: number;
-  createTime: number;
-  updateTime: number;
 }
 
 export interface WebhookDeliveryRow {

@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SpotClient, type HttpAnswer } from '../support/clients.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { liftRateLimits } from '../support/trading-setup.js';
-import { MarketProbe, wsUrl } from '../support/ws-market-client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeLimit, startFrozenMarket, type FrozenMarket } from '../support/frozen-market.js';
 
 /**
  * The index topic (docs/websocket.md "The index topic") on both market stream paths, as the BHEX
@@ -12,11 +9,6 @@ import { MarketProbe, wsUrl } from '../support/ws-market-client.js';
 
 const NOW = Date.parse('2024-01-15T09:00:30.000Z');
 const SDK_REQUEST = { symbol: 'ETHUSDT,BTCUSDT', topic: 'index', event: 'sub' };
-
-function ok(answer: HttpAnswer): HttpAnswer {
-  if (answer.status !== 200) throw new Error(`expected 200, got ${answer.status} ${answer.text}`);
-  return answer;
-}
 
 const indexFrame = (symbol: string, index: string, f: boolean) => ({
   symbol,
@@ -28,40 +20,18 @@ const indexFrame = (symbol: string, index: string, f: boolean) => ({
   sendTime: NOW,
 });
 
-let t: TestServer;
-let user: SpotClient;
-let merchant: SpotClient;
-const open: MarketProbe[] = [];
-
-async function probe(path: string): Promise<MarketProbe> {
-  const p = await MarketProbe.open(wsUrl(t.url, path));
-  open.push(p);
-  return p;
-}
-
-async function order(client: SpotClient, side: string, price: string, quantity: string, symbol = 'ETHUSDT'): Promise<void> {
-  ok(await client.signed('POST', '/openapi/v1/order', { symbol, side, type: 'LIMIT', price, quantity }));
-}
+let market: FrozenMarket;
 
 beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(NOW);
-  t = await startTestServer();
-  await liftRateLimits(t.url, t.adminToken);
-  user = new SpotClient(t.url, t.demo.apiKey, t.demo.secretKey, () => Date.now());
-  merchant = new SpotClient(t.url, t.demo.merchantApiKey, t.demo.merchantSecretKey, () => Date.now());
+  market = await startFrozenMarket(NOW);
 });
 
-afterAll(async () => {
-  await Promise.all(open.map((p) => p.close()));
-  await t.stop();
-  vi.useRealTimers();
-});
+afterAll(() => market.stop());
 
 describe('the index topic', () => {
   it('when subscribe_to_index names two symbols on v1 and v2, then each symbol gets a snapshot, v2 after its ack, and updates follow the mid and then the last price', async () => {
-    const v1 = await probe('/openapi/quote/ws/v1');
-    const v2 = await probe('/openapi/quote/ws/v2');
+    const v1 = await market.probe('/openapi/quote/ws/v1');
+    const v2 = await market.probe('/openapi/quote/ws/v2');
     // No book and no trade yet: "0".
     expect(await v1.ask(SDK_REQUEST)).toEqual(indexFrame('ETHUSDT', '0', true));
     expect(await v1.next()).toEqual(indexFrame('BTCUSDT', '0', true));
@@ -70,24 +40,24 @@ describe('the index topic', () => {
     expect(await v2.next()).toEqual(indexFrame('BTCUSDT', '0', true));
 
     // Both sides: the mid, to half a tick.
-    await order(user, 'SELL', '2000', '1');
-    await order(merchant, 'BUY', '1999.99', '1');
+    await placeLimit(market.user, 'SELL', '2000', '1');
+    await placeLimit(market.merchant, 'BUY', '1999.99', '1');
     for (const p of [v1, v2]) expect(await p.next()).toEqual(indexFrame('ETHUSDT', '1999.995', false));
 
     // The ask side emptied by a trade: the last price.
-    await order(merchant, 'BUY', '2000', '1');
+    await placeLimit(market.merchant, 'BUY', '2000', '1');
     for (const p of [v1, v2]) expect(await p.next()).toEqual(indexFrame('ETHUSDT', '2000', false));
 
     // A book change that leaves the index as it was sends nothing: the next frame is BTCUSDT's,
     // whose book changed after it (had ETHUSDT's index changed, its frame would come first).
-    await order(merchant, 'BUY', '1999.98', '1', 'ETHUSDT');
-    await order(user, 'SELL', '60000', '0.001', 'BTCUSDT');
-    await order(merchant, 'BUY', '59999.99', '0.001', 'BTCUSDT');
+    await placeLimit(market.merchant, 'BUY', '1999.98', '1', 'ETHUSDT');
+    await placeLimit(market.user, 'SELL', '60000', '0.001', 'BTCUSDT');
+    await placeLimit(market.merchant, 'BUY', '59999.99', '0.001', 'BTCUSDT');
     for (const p of [v1, v2]) expect(await p.next()).toEqual(indexFrame('BTCUSDT', '59999.995', false));
   });
 
   it.each(['/openapi/quote/ws/v1', '/openapi/quote/ws/v2'])('when the index of an unknown symbol is asked for on %s, then the v1 error frame answers and nothing is subscribed', async (path) => {
-    const p = await probe(path);
+    const p = await market.probe(path);
     expect(await p.ask({ id: 'i', symbol: 'ETHUSDT,DOGEUSDT', topic: 'index', event: 'sub' })).toEqual({ id: 'i', code: '-100010', desc: 'Invalid Symbols!' });
     expect(await p.ask('ping')).toEqual({ pong: NOW });
   });

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SpotClient, type HttpAnswer } from '../support/clients.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { liftRateLimits } from '../support/trading-setup.js';
-import { MarketProbe, wsUrl } from '../support/ws-market-client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, placeLimit, startFrozenMarket, type FrozenMarket } from '../support/frozen-market.js';
+import type { MarketProbe } from '../support/ws-market-client.js';
 
 /**
  * The v2 market stream (docs/websocket.md "v2 market stream") against a real server, spoken as the
@@ -15,26 +13,20 @@ const PATH = '/openapi/quote/ws/v2';
 const NOW = Date.parse('2024-01-15T09:00:30.000Z');
 const BAR_1M = Date.parse('2024-01-15T09:00:00.000Z');
 
-function ok(answer: HttpAnswer): HttpAnswer {
-  if (answer.status !== 200) throw new Error(`expected 200, got ${answer.status} ${answer.text}`);
-  return answer;
-}
-
 /** What `BrokerWssV2.subscribe_to_<topic>` sends (kline adds `klineType`). */
 const sdkRequest = (topic: string, extra: Record<string, unknown> = {}) => ({ topic, event: 'sub', params: { binary: false, symbol: 'ETHUSDT', ...extra } });
 const ack = (request: { topic: string; event: string; params: object }) => ({ ...request, code: '0', msg: 'Success' });
 const push = (topic: string, data: object, extra: Record<string, unknown> = {}) => ({ topic, params: { binary: false, symbol: 'ETHUSDT', ...extra }, data });
 
-let t: TestServer;
-let user: SpotClient;
-let merchant: SpotClient;
-const open: MarketProbe[] = [];
+let market: FrozenMarket;
 
-async function probe(): Promise<MarketProbe> {
-  const p = await MarketProbe.open(wsUrl(t.url, PATH));
-  open.push(p);
-  return p;
-}
+beforeAll(async () => {
+  market = await startFrozenMarket(NOW);
+});
+
+afterAll(() => market.stop());
+
+const probe = (): Promise<MarketProbe> => market.probe(PATH);
 
 /** The `data` of the first push (read in order) that `done` holds for. */
 async function nextUntil<D>(p: MarketProbe, done: (data: D) => boolean): Promise<D> {
@@ -43,27 +35,6 @@ async function nextUntil<D>(p: MarketProbe, done: (data: D) => boolean): Promise
     if (done(data)) return data;
   }
 }
-
-/** Sends an order and waits for its answer. */
-async function order(client: SpotClient, side: string, price: string, quantity: string): Promise<void> {
-  ok(await client.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side, type: 'LIMIT', price, quantity }));
-}
-
-beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(NOW);
-  t = await startTestServer();
-  // ORDERS per second would never reset on a frozen clock.
-  await liftRateLimits(t.url, t.adminToken);
-  user = new SpotClient(t.url, t.demo.apiKey, t.demo.secretKey, () => Date.now());
-  merchant = new SpotClient(t.url, t.demo.merchantApiKey, t.demo.merchantSecretKey, () => Date.now());
-});
-
-afterAll(async () => {
-  await Promise.all(open.map((p) => p.close()));
-  await t.stop();
-  vi.useRealTimers();
-});
 
 describe('the v2 market stream as the BHEX Python SDK uses it', () => {
   it('when BrokerWssV2 subscribes to each topic and orders trade, then each is acknowledged, shows the current state and pushes one object per change', async () => {
@@ -86,11 +57,11 @@ describe('the v2 market stream as the BHEX Python SDK uses it', () => {
     const emptyTicker = { symbol: 'ETHUSDT', bidPrice: '0', bidQty: '0', askPrice: '0', askQty: '0', time: NOW };
     expect(await ticker.next()).toEqual(push('bookTicker', emptyTicker));
 
-    await order(user, 'SELL', '2000', '1');
+    await placeLimit(market.user, 'SELL', '2000', '1');
     expect(await depth.next()).toEqual(push('depth', { s: 'ETHUSDT', t: NOW, v: '1', b: [], a: [['2000', '1']] }));
     expect(await ticker.next()).toEqual(push('bookTicker', { ...emptyTicker, askPrice: '2000', askQty: '1' }));
 
-    await order(merchant, 'BUY', '2000', '0.4');
+    await placeLimit(market.merchant, 'BUY', '2000', '0.4');
     expect(await trades.next()).toEqual(push('trade', { v: '1', t: NOW, p: '2000', q: '0.4', m: true }));
     expect(await depth.next()).toEqual(push('depth', { s: 'ETHUSDT', t: NOW, v: '2', b: [], a: [['2000', '0.6']] }));
     expect(await ticker.next()).toEqual(push('bookTicker', { ...emptyTicker, askPrice: '2000', askQty: '0.6' }));
@@ -100,8 +71,8 @@ describe('the v2 market stream as the BHEX Python SDK uses it', () => {
     expect(await realtimes.next()).toEqual(push('realtimes', { ...quiet, o: '2000', h: '2000', l: '2000', c: '2000', v: '0.4', qv: '800' }, { realtimeInterval: '24h' }));
 
     // One order, two trades: v1 sends one frame of both, v2 one push per trade, in order.
-    await order(user, 'SELL', '2001', '0.1');
-    await order(merchant, 'BUY', '2001', '0.7');
+    await placeLimit(market.user, 'SELL', '2001', '0.1');
+    await placeLimit(market.merchant, 'BUY', '2001', '0.7');
     expect(await trades.next()).toEqual(push('trade', { v: '2', t: NOW, p: '2000', q: '0.6', m: true }));
     expect(await trades.next()).toEqual(push('trade', { v: '3', t: NOW, p: '2001', q: '0.1', m: true }));
     // The throttled topics may or may not have shown the book between the two orders; they end empty.
@@ -118,7 +89,7 @@ describe('the v2 market stream as the BHEX Python SDK uses it', () => {
     const p = await probe();
     const request = { id: 'deep', topic: 'depth', event: 'sub', params: { binary: false, symbol: 'BTCUSDT', limit: 500 } };
     expect(await p.ask(request)).toEqual({ id: 'deep', ...ack(request) });
-    for (let i = 0; i < 101; i++) ok(await user.signed('POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: String(1000 + i), quantity: '0.001' }));
+    for (let i = 0; i < 101; i++) ok(await market.user.signed('POST', '/openapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: String(1000 + i), quantity: '0.001' }));
     // Read until the best bid is the last one placed: by then 101 levels rest, 100 are shown.
     const book = await nextUntil(p, (data: { b: [string, string][] }) => data.b[0]?.[0] === '1100');
     expect(book.b).toHaveLength(100);
@@ -176,8 +147,8 @@ describe('v2 requests that are refused, repeated, cancelled or pinged', () => {
     const cancel = { ...request, event: 'cancel' };
     expect(await p.ask(cancel)).toEqual({ id: 'r', ...ack(cancel) });
     // A trade changes the ticker; a cancelled subscription's push would precede this pong.
-    await order(user, 'SELL', '2002', '0.1');
-    await order(merchant, 'BUY', '2002', '0.1');
+    await placeLimit(market.user, 'SELL', '2002', '0.1');
+    await placeLimit(market.merchant, 'BUY', '2002', '0.1');
     const watcher = await probe();
     expect(await watcher.ask(request)).toEqual({ id: 'r', ...ack(request) });
     expect(await watcher.next()).toMatchObject({ data: { c: '2002' } });

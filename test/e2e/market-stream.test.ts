@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SpotClient, type HttpAnswer } from '../support/clients.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { liftRateLimits } from '../support/trading-setup.js';
-import { MarketProbe, wsUrl } from '../support/ws-market-client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, startFrozenMarket, type FrozenMarket } from '../support/frozen-market.js';
+import type { MarketProbe } from '../support/ws-market-client.js';
 
 /**
  * The public market streams (W2, docs/websocket.md "Market stream") against a real server, as the BHEX SDKs use them.
@@ -12,11 +10,6 @@ import { MarketProbe, wsUrl } from '../support/ws-market-client.js';
 const NOW = Date.parse('2024-01-15T09:00:30.000Z');
 const BAR_1M = Date.parse('2024-01-15T09:00:00.000Z');
 const PATH = '/openapi/quote/ws/v1';
-
-function ok(answer: HttpAnswer): HttpAnswer {
-  if (answer.status !== 200) throw new Error(`expected 200, got ${answer.status} ${answer.text}`);
-  return answer;
-}
 
 const frame = (topic: string, data: unknown[], f: boolean, params: Record<string, unknown> = { binary: 'false' }) => ({
   symbol: 'ETHUSDT',
@@ -28,32 +21,15 @@ const frame = (topic: string, data: unknown[], f: boolean, params: Record<string
   sendTime: NOW,
 });
 
-let t: TestServer;
-let user: SpotClient;
-let merchant: SpotClient;
-const open: MarketProbe[] = [];
-
-async function probe(path = PATH): Promise<MarketProbe> {
-  const p = await MarketProbe.open(wsUrl(t.url, path));
-  open.push(p);
-  return p;
-}
+let market: FrozenMarket;
 
 beforeAll(async () => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(NOW);
-  t = await startTestServer();
-  // ORDERS per second would never reset on a frozen clock.
-  await liftRateLimits(t.url, t.adminToken);
-  user = new SpotClient(t.url, t.demo.apiKey, t.demo.secretKey, () => Date.now());
-  merchant = new SpotClient(t.url, t.demo.merchantApiKey, t.demo.merchantSecretKey, () => Date.now());
+  market = await startFrozenMarket(NOW);
 });
 
-afterAll(async () => {
-  await Promise.all(open.map((p) => p.close()));
-  await t.stop();
-  vi.useRealTimers();
-});
+afterAll(() => market.stop());
+
+const probe = (path = PATH): Promise<MarketProbe> => market.probe(path);
 
 describe('market streams as a trade happens', () => {
   it('when clients subscribe and orders trade, then each topic sends its snapshot and then its updates', async () => {
@@ -79,11 +55,11 @@ describe('market streams as a trade happens', () => {
       frame('realtimes', [quiet], true, realtimesParams),
     );
 
-    ok(await user.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '2000', quantity: '1' }));
+    ok(await market.user.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', price: '2000', quantity: '1' }));
     expect(await depth.next()).toEqual(frame('depth', [{ e: 301, s: 'ETHUSDT', t: NOW, v: '1', b: [], a: [['2000', '1']] }], false, { binary: 'false', limit: '5' }));
     expect(await ticker.next()).toEqual(frame('bookTicker', [{ ...emptyTicker, a: '2000', aq: '1' }], false));
 
-    ok(await merchant.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '2000', quantity: '0.4' }));
+    ok(await market.merchant.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '2000', quantity: '0.4' }));
     const tradeItem = { v: '1', t: NOW, p: '2000', q: '0.4', m: true };
     expect(await trades.next()).toEqual({ id: 't1', ...frame('trade', [tradeItem], false) });
     expect(await depth.next()).toEqual(frame('depth', [{ e: 301, s: 'ETHUSDT', t: NOW, v: '2', b: [], a: [['2000', '0.6']] }], false, { binary: 'false', limit: '5' }));
@@ -96,8 +72,8 @@ describe('market streams as a trade happens', () => {
     );
 
     // The depth `v` is A5's lastUpdateId at the same moment; the REST trade is the streamed one.
-    expect(ok(await user.get('/openapi/quote/v1/depth', { symbol: 'ETHUSDT' })).body).toMatchObject({ lastUpdateId: 2 });
-    expect(ok(await user.get('/openapi/quote/v1/trades', { symbol: 'ETHUSDT' })).body).toEqual([{ id: '1', price: '2000', qty: '0.4', time: NOW, isBuyerMaker: false }]);
+    expect(ok(await market.user.get('/openapi/quote/v1/depth', { symbol: 'ETHUSDT' })).body).toMatchObject({ lastUpdateId: 2 });
+    expect(ok(await market.user.get('/openapi/quote/v1/trades', { symbol: 'ETHUSDT' })).body).toEqual([{ id: '1', price: '2000', qty: '0.4', time: NOW, isBuyerMaker: false }]);
 
     // A late subscriber's snapshot holds the trade; nothing else is pending anywhere.
     const late = await probe();
@@ -142,7 +118,7 @@ describe('market stream requests that are refused, cancelled or pinged', () => {
     expect(await p.ask({ symbol: 'ETHUSDT,BTCUSDT', topic: 'trade', event: 'sub' })).toMatchObject({ symbol: 'ETHUSDT', f: true });
     expect(await p.next()).toMatchObject({ symbol: 'BTCUSDT', f: true });
     expect(await p.ask({ id: '42', event: 'cancel_all' })).toEqual({ id: '42', event: 'cancel_all', code: '0', msg: 'Success' });
-    ok(await merchant.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '2000', quantity: '0.1' }));
+    ok(await market.merchant.signed('POST', '/openapi/v1/order', { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', price: '2000', quantity: '0.1' }));
     // Had the trade subscription survived, its frame would precede this pong.
     expect(await p.ask({ ping: 7 })).toEqual({ pong: 7 });
   });

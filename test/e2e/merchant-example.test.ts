@@ -9,47 +9,22 @@
  * receiver gets the next order's events; Ctrl-C puts it back too. A rejected order makes it exit 1
  * and say why. Its receiver refuses forged or altered requests and handles each eventId once.
  */
-import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, runChild, type ChildRun, type ChildRunOptions } from '../support/child-run.js';
 import { startBourseReceive } from '../support/cli-run.js';
 import { request } from '../support/clients.js';
 import { MerchantClient } from '../support/merchant-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXAMPLE = path.join(REPO, 'examples/merchant/index.mjs');
 const RUN_DEADLINE_MS = 90_000;
 
-interface Run {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * One run of the example with only `env` (and PATH) in its environment, so nothing leaks in from the
- * test's; `onOutput` sees stdout as it grows, and may signal the process.
- */
-function runExample(env: Record<string, string>, onOutput?: (stdout: string, kill: (signal: NodeJS.Signals) => void) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [EXAMPLE], { cwd: REPO, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      onOutput?.(stdout, (signal) => child.kill(signal));
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, stdout, stderr });
-    });
-  });
+/** One run of the example; `onOutput` sees stdout as it grows, and may signal the process. */
+function runExample(env: Record<string, string>, onOutput?: ChildRunOptions['onOutput']): Promise<ChildRun> {
+  return runChild(process.execPath, [EXAMPLE], { env, deadlineMs: RUN_DEADLINE_MS, onOutput });
 }
 
 /** The example's `event` lines: order, status and eventId of each verified webhook. */

@@ -8,16 +8,14 @@
  * verified with the key whose fingerprint the bash part printed. The Python part borrows that
  * webhook, verifies the events of its own order itself and puts the webhook back.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REPO, runChild } from '../support/child-run.js';
 import { startBourseReceive, type RunningBourse } from '../support/cli-run.js';
 import { MerchantClient } from '../support/merchant-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PAGE = path.join(REPO, 'docs/merchant-payments.md');
 const SECTION = 'Walkthrough: an on-ramp order, from the token to its webhook';
 const RUN_DEADLINE_MS = 60_000;
@@ -44,30 +42,6 @@ function sectionBlocks(markdown: string, heading: string): Block[] {
     } else if (open !== undefined) open.code += `${line}\n`;
   }
   return blocks;
-}
-
-interface Run {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `command args…` with `input` on stdin and only `env` (and PATH) in its environment. */
-function run(command: string, args: string[], input: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: REPO, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_DEADLINE_MS);
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
 }
 
 type Envelope = { code: number; msg: string; detail?: string; data: Record<string, unknown> };
@@ -101,7 +75,7 @@ describe('docs/merchant-payments.md "Walkthrough: an on-ramp order, from the tok
   it('when its curl + openssl blocks run in bash, then the order is released at the quoted price and the receiver gets events 10, 40, 50, 60 signed with the key the page fingerprints', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
     const script = blocks.filter((b) => b.lang === 'sh').map((b) => b.code).join('\n');
     // --norc: with sockets for stdio, bash would read ~/.bashrc as for a remote shell.
-    const bash = await run('bash', ['--norc', '-e', '-o', 'pipefail', '-c', script], '', { ...env, RECEIVER: receiver.url });
+    const bash = await runChild('bash', ['--norc', '-e', '-o', 'pipefail', '-c', script], { env: { ...env, RECEIVER: receiver.url }, input: '', deadlineMs: RUN_DEADLINE_MS });
     expect(bash.stderr).toBe('');
     expect(bash.exitCode).toBe(0);
     const lines = bash.stdout.trimEnd().split('\n');
@@ -144,7 +118,7 @@ describe('docs/merchant-payments.md "Walkthrough: an on-ramp order, from the tok
   it('when its Python block runs with python3 after that, then it borrows the webhook, verifies the events of its own order and puts the webhook back', { timeout: RUN_DEADLINE_MS + 10_000 }, async () => {
     const [python] = blocks.filter((b) => b.lang === 'python');
     const [hook] = await client.ok<{ webhookId: string; url: string; status: number }[]>('GET', '/v2/webhooks');
-    const py = await run('python3', ['-'], python.code, env);
+    const py = await runChild('python3', ['-'], { env, input: python.code, deadlineMs: RUN_DEADLINE_MS });
     expect(py.stderr).toBe('');
     expect(py.exitCode).toBe(0);
     const out = py.stdout;

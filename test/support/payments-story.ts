@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { formatUnits } from '../../src/core/decimal.js';
+import type { OrderRequest } from '../../src/core/payment-commands.js';
 import { FLOW_TYPES } from '../../src/core/types.js';
 import { flows, holdings } from './account-reads.js';
 import type { SpotClient } from './clients.js';
@@ -117,8 +118,8 @@ export const WIRE_BENEFICIARY = {
   'Postal Code': '10001',
 };
 
-/** B31's body for a 20000.00 MXN → USD global payment from a merchant's MXN account to a WIRE beneficiary. */
-export function globalPaymentParams(merchantId: number, wireId: number, clientId: string): Record<string, unknown> {
+/** A 20000.00 MXN → USD global payment from a merchant's MXN account to a WIRE beneficiary: what B31 asks the core for, but its kind. */
+export function globalPaymentOrder(merchantId: number, wireId: number): Omit<Extract<OrderRequest, { kind: 'fiat_to_fiat' }>, 'kind'> {
   return {
     onRampMerchantId: merchantId,
     onRampCountry: 'Mexico',
@@ -128,6 +129,10 @@ export function globalPaymentParams(merchantId: number, wireId: number, clientId
     offRampCountry: 'United States',
     offRampFiat: 'USD',
     offRampPaymentId: wireId,
-    clientId,
   };
+}
+
+/** B31's body for that global payment. */
+export function globalPaymentParams(merchantId: number, wireId: number, clientId: string): Record<string, unknown> {
+  return { ...globalPaymentOrder(merchantId, wireId), clientId };
 }

@@ -3,6 +3,8 @@
  * one market-stream socket) and, once signed in, the account (balances, orders, trades, kept current by
  * the user data stream). Stream frames are buffered and applied once per animation frame.
  */
+// Types only: erased from the bundle, so no server code comes with them.
+import type { ExecutionReport, OutboundAccountInfo, TicketInfo } from '../../src/api/ws/user-frame-types.js';
 import { ApiError, getPublic, keyed, signed, socketUrl, syncClock, type Credentials } from '../shared/api.js';
 import { frameBatcher, LiveSocket } from '../shared/socket.js';
 import { Store } from '../shared/store.js';
@@ -285,42 +287,7 @@ export async function refreshSymbolAccount(): Promise<void> {
   }
 }
 
-interface ExecutionReport {
-  e: 'executionReport';
-  E: string;
-  s: string;
-  S: string;
-  o: string;
-  f: string;
-  q: string;
-  p: string;
-  X: string;
-  i: string;
-  l: string;
-  L: string;
-  n: string;
-  N: string;
-  z: string;
-  Z: string;
-  w: boolean;
-  O: string;
-}
-interface TicketInfo {
-  e: 'ticketInfo';
-  s: string;
-  q: string;
-  t: string;
-  p: string;
-  T: string;
-  o: string;
-  m: boolean;
-  S: string;
-}
-interface AccountInfo {
-  e: 'outboundAccountInfo';
-  B: { a: string; f: string; l: string }[];
-}
-type UserEvent = ExecutionReport | TicketInfo | AccountInfo;
+type UserEvent = ExecutionReport | TicketInfo | OutboundAccountInfo;
 
 function orderOf(report: ExecutionReport): Order {
   return {

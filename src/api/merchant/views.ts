@@ -7,7 +7,7 @@ import { LIMIT_ACCURACY, usageKey, used } from '../../exchange/payments/order-li
 import { fiatSpec } from '../../payments/config.js';
 import { formatFixed } from '../../payments/money.js';
 import type { Beneficiary, Merchant, MerchantAccount } from '../../payments/model.js';
-import type { FundingRecordRow } from '../../store/store.js';
+import type { FundingRecordRow } from '../../payments/rows.js';
 import type { Paging } from './merchant-params.js';
 
 /** Area B time: ms as a string (docs/merchant-payments.md "Values and rounding"). */

@@ -2,7 +2,7 @@ import { refuse } from '../../core/payment-errors.js';
 import { cryptoSpec, fiatSpec } from '../../payments/config.js';
 import type { Beneficiary, Merchant, MerchantAccount, SandboxModes } from '../../payments/model.js';
 import { formatFixed, unitsOf } from '../../payments/money.js';
-import type { FundingRecordRow } from '../../store/store.js';
+import type { FundingRecordRow } from '../../payments/rows.js';
 import type { Command } from '../../core/types.js';
 import type { ParamDoc } from '../endpoint.js';
 import { ORDER_KINDS } from '../../payments/orders.js';

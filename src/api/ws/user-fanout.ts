@@ -1,6 +1,7 @@
 import type { BalanceEvent, CoreEvent, Permission } from '../../core/types.js';
 import type { UserConnection, UserConnections } from './user-connections.js';
-import { executionReport, outboundAccountInfo, ticketInfo, type ExecutionReport, type TicketInfo } from './user-frames.js';
+import type { ExecutionReport, TicketInfo } from './user-frame-types.js';
+import { executionReport, outboundAccountInfo, ticketInfo } from './user-frames.js';
 
 /** The permissions of an API key, read at each push (a key's `T` and `W` follow its changes); undefined for a key that is gone. */
 export type PermissionsOf = (apiKey: string) => readonly Permission[] | undefined;

@@ -1,58 +1,9 @@
 import { formatUnits } from '../../core/decimal.js';
 import type { BalanceEvent, OrderEvent } from '../../core/types.js';
 import { isOpenStatus } from '../../exchange/live-order.js';
+import type { ExecutionReport, OutboundAccountInfo, TicketInfo } from './user-frame-types.js';
 
-/** The frames of the user data stream (docs/websocket.md "User data stream" "Events"), built from the core's events. */
-
-export interface ExecutionReport {
-  e: 'executionReport';
-  E: string;
-  s: string;
-  c: string;
-  S: string;
-  o: string;
-  f: string;
-  q: string;
-  p: string;
-  X: string;
-  i: string;
-  M: string;
-  l: string;
-  z: string;
-  L: string;
-  n: string;
-  N: string;
-  u: true;
-  w: boolean;
-  m: boolean;
-  O: string;
-  Z: string;
-}
-
-export interface TicketInfo {
-  e: 'ticketInfo';
-  E: string;
-  s: string;
-  q: string;
-  t: string;
-  p: string;
-  T: string;
-  o: string;
-  c: string;
-  O: string;
-  a: string;
-  m: boolean;
-  S: string;
-}
-
-export interface OutboundAccountInfo {
-  e: 'outboundAccountInfo';
-  E: string;
-  T: boolean;
-  W: boolean;
-  D: true;
-  B: { a: string; f: string; l: string }[];
-}
+/** The frames of the user data stream (docs/websocket.md "User data stream" "Events", shapes in user-frame-types.ts), built from the core's events. */
 
 /** `executionReport`: the order after the event, and the fill when the event is one. */
 export function executionReport(event: OrderEvent): ExecutionReport {

@@ -1,6 +1,6 @@
 import { refuse } from '../../core/payment-errors.js';
-import { formatFixed, unitsOf } from '../../payments/money.js';
-import { FUNDING_PENDING, NORMAL, type FundingRecord, type Merchant, type MerchantAccount } from '../../payments/model.js';
+import { unitsOf } from '../../payments/money.js';
+import { FUNDING_PENDING, NORMAL, fundingTexts, type FundingRecord, type Merchant, type MerchantAccount } from '../../payments/model.js';
 import type { FundingRecordRow } from '../../payments/rows.js';
 import { fundingPayload } from '../../payments/webhooks.js';
 import { atomsOf, decideLater, modesOf, unitsOfAtoms, type PaymentsContext } from './payments-context.js';
@@ -52,13 +52,7 @@ function fundingRecordRow(r: FundingRecord): FundingRecordRow {
     txId: r.txId,
     userId: r.userId,
     merchantId: r.merchantId,
-    merchantName: r.merchantName,
-    clientId: r.clientId,
-    orderId: r.orderId,
-    fiat: r.fiat,
-    totalAmount: formatFixed(r.totalAmount, r.accuracy),
-    amount: formatFixed(r.amount, r.accuracy),
-    fee: formatFixed(r.fee, r.accuracy),
+    ...fundingTexts(r),
     userPaymentId: r.userPaymentId,
     type: r.type,
     status: r.status,

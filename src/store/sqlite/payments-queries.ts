@@ -1,6 +1,7 @@
 /** Read-model queries of area B (B21). */
 
-import type { FundingRecordQuery, FundingRecordRow, PaymentOrderQuery } from '../store.js';
+import type { FundingRecordRow } from '../../payments/rows.js';
+import type { FundingRecordQuery, PaymentOrderQuery } from '../store.js';
 import { StatementCache, Where } from './queries.js';
 
 const FUNDING_SELECT = `tx_id AS txId, user_id AS userId, merchant_id AS merchantId, merchant_name AS merchantName,

@@ -10,7 +10,6 @@ import type {
   FlowSum,
   FundingQuery,
   FundingRecordQuery,
-  FundingRecordRow,
   PaymentOrderQuery,
   OrderQuery,
   Snapshot,
@@ -19,8 +18,8 @@ import type {
   WithdrawalKey,
   WebhookEventQuery,
   WebhookEventRow,
-  WebhookRow,
 } from '../store.js';
+import type { FundingRecordRow, WebhookRow } from '../../payments/rows.js';
 import { mergeRows, prepareBatchWrite, type BatchWrite } from './batch-writer.js';
 import { isDiskFull, prepareWriteProbe } from './disk-space.js';
 import { prepareJournalRead, type JournalRead } from './journal-reader.js';

@@ -1,6 +1,7 @@
 /** Read-model queries of area B webhooks (B37, B40, B41 and the operator's delivery history). */
 
-import type { WebhookDeliveryRow, WebhookEventQuery, WebhookEventRow, WebhookRow } from '../store.js';
+import type { WebhookRow } from '../../payments/rows.js';
+import type { WebhookDeliveryRow, WebhookEventQuery, WebhookEventRow } from '../store.js';
 import { StatementCache, Where } from './queries.js';
 
 /** B40 keeps the last 20 attempts of an event, newest first (B39's entry, attempt 0, ends an event: last of its millisecond). */

@@ -10,10 +10,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentError } from '../../../src/core/payment-errors.js';
+import type { OrderRequest } from '../../../src/core/payment-commands.js';
 import type { Command } from '../../../src/core/types.js';
 import { onboardedMerchant, SPEI_BENEFICIARY } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
-import { paymentsStory, WIRE_BENEFICIARY, type PaymentsStory } from '../../support/payments-story.js';
+import { globalPaymentOrder, paymentsStory, WIRE_BENEFICIARY, type PaymentsStory } from '../../support/payments-story.js';
 
 type Caller = 'user 0' | 'an unknown user' | 'a user that is not a merchant user' | 'another merchant user';
 
@@ -26,56 +27,25 @@ interface Ids {
   wireId: number;
 }
 
+/** A payment order create as B29–B31 submit it, or as S13 places it on the user's behalf. */
+const createOrder = (userId: number, clientId: string, order: OrderRequest, onBehalf = false): Command => ({ type: 'createPaymentOrder', userId, onBehalf, clientId, remark: '', quoteId: '', order });
+
 /** Each create of the payments module, for `userId`, naming the scene's merchants and beneficiaries where it names any. */
 const CREATES: readonly { name: string; namesMerchant: boolean; command: (userId: number, ids: Ids) => Command }[] = [
   {
     name: 'an on-ramp order (B29)',
     namesMerchant: true,
-    command: (userId, ids) => ({
-      type: 'createPaymentOrder',
-      userId,
-      onBehalf: false,
-      clientId: 'owner-f2c',
-      remark: '',
-      quoteId: '',
-      order: { kind: 'fiat_to_crypto', country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, merchantId: ids.merchantId },
-    }),
+    command: (userId, ids) => createOrder(userId, 'owner-f2c', { kind: 'fiat_to_crypto', country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, merchantId: ids.merchantId }),
   },
   {
     name: 'an off-ramp order placed on behalf (S13)',
     namesMerchant: true,
-    command: (userId, ids) => ({
-      type: 'createPaymentOrder',
-      userId,
-      onBehalf: true,
-      clientId: 'owner-c2f',
-      remark: '',
-      quoteId: '',
-      order: { kind: 'crypto_to_fiat', country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '10.0000', userPaymentId: 70, merchantId: ids.merchantId },
-    }),
+    command: (userId, ids) => createOrder(userId, 'owner-c2f', { kind: 'crypto_to_fiat', country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '10.0000', userPaymentId: 70, merchantId: ids.merchantId }, true),
   },
   {
     name: 'a global payment (B31)',
     namesMerchant: true,
-    command: (userId, ids) => ({
-      type: 'createPaymentOrder',
-      userId,
-      onBehalf: false,
-      clientId: 'owner-f2f',
-      remark: '',
-      quoteId: '',
-      order: {
-        kind: 'fiat_to_fiat',
-        onRampCountry: 'Mexico',
-        onRampFiat: 'MXN',
-        onRampFiatAmount: '20000.00',
-        onRampPaymentId: 58,
-        offRampCountry: 'United States',
-        offRampFiat: 'USD',
-        offRampPaymentId: ids.wireId,
-        onRampMerchantId: ids.merchantId,
-      },
-    }),
+    command: (userId, ids) => createOrder(userId, 'owner-f2f', { kind: 'fiat_to_fiat', ...globalPaymentOrder(ids.merchantId, ids.wireId) }),
   },
   {
     name: 'a merchant account (B15)',
