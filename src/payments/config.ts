@@ -3,6 +3,7 @@
  * by `GET /admin/v1/payments/config` and merged by `PATCH`. New values apply to objects created
  * afterwards. Money values are decimal strings; nothing here is a float.
  */
+import { refuse } from '../core/payment-errors.js';
 
 export interface FiatSpec {
   fiat: string;
@@ -169,6 +170,17 @@ export function railOfFiat(config: PaymentsConfig, fiat: string): RailSpec | und
 
 export function fiatSpec(config: PaymentsConfig, fiat: string): FiatSpec | undefined {
   return config.fiats.find((f) => f.fiat === fiat);
+}
+
+/**
+ * Refuses (-5057) a `country` that is not `fiat`'s. Requests name a country as B1 lists it (`Mexico`,
+ * not `MX`), so the detail says which name the fiat takes.
+ */
+export function refuseCountryMismatch(config: PaymentsConfig, fiat: string, country: string): void {
+  const spec = fiatSpec(config, fiat);
+  if (spec?.country === country) return;
+  const hint = spec === undefined ? '' : `; its country is ${spec.country}, as /v2/base/countrys names it`;
+  refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${fiat} is not the fiat of ${country}${hint}`);
 }
 
 export function cryptoSpec(config: PaymentsConfig, crypto: string): CryptoSpec | undefined {

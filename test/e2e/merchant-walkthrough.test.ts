@@ -93,7 +93,7 @@ describe('docs/merchant-payments.md "Walkthrough: an on-ramp order, from the tok
       { country: 'Mexico', abbr: 'MX' },
       { country: 'United States', abbr: 'US' },
     ]);
-    expect(mx).toEqual({ code: -5057, msg: 'COUNTRY_AND_FIAT_NOT_SUPPORT', detail: 'MXN is not the fiat of MX', data: null });
+    expect(mx).toEqual({ code: -5057, msg: 'COUNTRY_AND_FIAT_NOT_SUPPORT', detail: 'MXN is not the fiat of MX; its country is Mexico, as /v2/base/countrys names it', data: null });
     expect(quote).toMatchObject({ code: 200, data: { price: expect.stringMatching(/^0\.\d{8}$/), quoteId: expect.stringMatching(/^[0-9a-f]{32}$/) } });
     expect(created).toMatchObject({ code: 200, data: { orderId: expect.any(Number) } });
     const orderId = String(created.data.orderId);

@@ -1,5 +1,5 @@
 import { refuse } from '../../core/payment-errors.js';
-import { fiatSpec, PENDING_FUND_RAIL } from '../../payments/config.js';
+import { PENDING_FUND_RAIL, refuseCountryMismatch } from '../../payments/config.js';
 import { NORMAL, type Beneficiary } from '../../payments/model.js';
 import { templateOf, validateBeneficiaryFields } from '../../payments/validation/beneficiary-fields.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
@@ -28,7 +28,7 @@ async function addBeneficiary(ctx: MerchantContext): Promise<unknown> {
   const rail = config.rails.find((r) => r.paymentId === paymentId);
   if (rail === undefined || paymentId === PENDING_FUND_RAIL || templateOf(paymentId) === undefined) refuse('PAYMENT_INVALID', `paymentId ${paymentId} takes no beneficiaries`);
   if (rail.fiat !== fiat) refuse('PAYMENT_FIAT_AND_ORDER_NOT_MATCH', `Rail ${paymentId} pays out in ${rail.fiat}, not ${fiat}`);
-  if (fiatSpec(config, fiat)?.country !== country) refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${fiat} is not the fiat of ${country}`);
+  refuseCountryMismatch(config, fiat, country);
   const { fields, accountKey } = validateBeneficiaryFields(paymentId, fieldJson);
   const beneficiary = await ctx.exchange.submit<Beneficiary>({ type: 'addBeneficiary', userId: ctx.userId, merchantId, paymentId, country, fiat, realName, fieldList: fields, accountKey, remark });
   return { id: beneficiary.userPaymentId, status: beneficiary.status, failReason: beneficiary.failReason };

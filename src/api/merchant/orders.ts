@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OrderKindName, OrderRequest } from '../../core/payment-commands.js';
 import { refuse } from '../../core/payment-errors.js';
-import { cryptoSpec, fiatSpec } from '../../payments/config.js';
+import { cryptoSpec, fiatSpec, refuseCountryMismatch } from '../../payments/config.js';
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import { ORDER_KINDS, type Money, type Quote } from '../../payments/orders.js';
 import { inverseQuote, INVERSE_QUOTE_ACCURACY } from '../../payments/pricing.js';
@@ -97,7 +97,7 @@ async function cryptoQuote(ctx: MerchantContext): Promise<unknown> {
   const fiat = sell ? to : from;
   const crypto = sell ? from : to;
   if (!config.pairs.some((p) => p.fiat === fiat && p.crypto === crypto)) refuse('SYMBOL_INVALID', `${crypto}/${fiat} is not a configured pair`);
-  if (fiatSpec(config, fiat)?.country !== country) refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${fiat} is not the fiat of ${country}`);
+  refuseCountryMismatch(config, fiat, country);
   const { amount, create } = quoteAmount(ctx, from);
   const kind: OrderKindName = sell ? 'crypto_to_fiat' : 'fiat_to_crypto';
   let price: Money | undefined;
@@ -123,8 +123,8 @@ async function fiatQuote(ctx: MerchantContext): Promise<unknown> {
   const offRampFiat = params.str('offRampFiat', { required: true, max: 16 });
   const config = ctx.exchange.core.payments.config;
   if (onRampFiat === offRampFiat || !config.fiatPairs.some((p) => p.onRampFiat === onRampFiat && p.offRampFiat === offRampFiat)) refuse('SYMBOL_INVALID', `${onRampFiat} → ${offRampFiat} is not a configured pair`);
-  if (fiatSpec(config, onRampFiat)?.country !== onRampCountry) refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${onRampFiat} is not the fiat of ${onRampCountry}`);
-  if (fiatSpec(config, offRampFiat)?.country !== offRampCountry) refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${offRampFiat} is not the fiat of ${offRampCountry}`);
+  refuseCountryMismatch(config, onRampFiat, onRampCountry);
+  refuseCountryMismatch(config, offRampFiat, offRampCountry);
   const { amount, create } = quoteAmount(ctx, onRampFiat);
   let price: Money | undefined;
   let quote: Quote | undefined;

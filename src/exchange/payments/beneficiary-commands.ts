@@ -1,6 +1,6 @@
 import { refuse } from '../../core/payment-errors.js';
 import type { AddBeneficiaryCommand, DeleteBeneficiaryCommand, ReviewBeneficiaryCommand, SetRefundAccountCommand } from '../../core/payment-commands.js';
-import { fiatSpec, PENDING_FUND_RAIL } from '../../payments/config.js';
+import { PENDING_FUND_RAIL, refuseCountryMismatch } from '../../payments/config.js';
 import { ownAccountKey } from '../../payments/instructions.js';
 import { BENEFICIARY_FAILED, BENEFICIARY_REVIEWING, BENEFICIARY_VALID, NORMAL, type Beneficiary } from '../../payments/model.js';
 import { merchantOf, modesOf, ownMerchant, type PaymentsContext } from './payments-context.js';
@@ -23,7 +23,7 @@ export function addBeneficiary(p: PaymentsContext, cmd: AddBeneficiaryCommand): 
   const rail = state.config.rails.find((r) => r.paymentId === cmd.paymentId);
   if (rail === undefined || cmd.paymentId === PENDING_FUND_RAIL || !PAYOUT_RAILS.has(cmd.paymentId)) refuse('PAYMENT_INVALID', `paymentId ${cmd.paymentId} takes no beneficiaries`);
   if (rail.fiat !== cmd.fiat) refuse('PAYMENT_FIAT_AND_ORDER_NOT_MATCH', `Rail ${rail.paymentId} pays out in ${rail.fiat}, not ${cmd.fiat}`);
-  if (fiatSpec(state.config, cmd.fiat)?.country !== cmd.country) refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${cmd.fiat} is not the fiat of ${cmd.country}`);
+  refuseCountryMismatch(state.config, cmd.fiat, cmd.country);
   for (const other of state.beneficiaries.values()) {
     if (other.merchantId === merchant.merchantId && other.paymentId === cmd.paymentId && other.accountKey === cmd.accountKey) {
       refuse('PAYMENT_ACCOUNT_ALREADY_EXISTS', `This account is already saved as beneficiary ${other.userPaymentId}`);

@@ -1,6 +1,6 @@
 import { refuse } from '../../core/payment-errors.js';
 import type { CreatePaymentOrderCommand, OrderRequest } from '../../core/payment-commands.js';
-import { cryptoSpec, fiatSpec, PENDING_FUND_RAIL, type RailSpec } from '../../payments/config.js';
+import { cryptoSpec, fiatSpec, PENDING_FUND_RAIL, refuseCountryMismatch, type RailSpec } from '../../payments/config.js';
 import { formatFixed, unitsOf } from '../../payments/money.js';
 import { BENEFICIARY_VALID, NORMAL, type Beneficiary, type Merchant } from '../../payments/model.js';
 import { fiatToFiatAmounts, offRampAmounts, onRampAmounts, USD_VALUE_ACCURACY } from '../../payments/order-amounts.js';
@@ -46,7 +46,7 @@ function feeOf(text: string | undefined, accuracy: number): bigint {
 function countryFiat(p: PaymentsContext, country: string, fiat: string): number {
   const spec = fiatSpec(p.state.config, fiat);
   if (spec === undefined) refuse('SYMBOL_INVALID', `Fiat ${fiat} is not configured`);
-  if (spec.country !== country) refuse('COUNTRY_AND_FIAT_NOT_SUPPORT', `${fiat} is not the fiat of ${country}`);
+  refuseCountryMismatch(p.state.config, fiat, country);
   return spec.accuracy;
 }
 
