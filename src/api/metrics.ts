@@ -21,7 +21,7 @@ export class RouteAnswers {
       byStatus = new Map();
       this.byMethod.set(method, byStatus);
     }
-    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+    tally(byStatus, status);
   }
 }
 

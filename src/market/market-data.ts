@@ -14,7 +14,7 @@ const WINDOW_BUCKETS = 1440;
  * The spans a ticker covers (docs/websocket.md "v2 market stream" `realtimeInterval`): A8's rolling
  * 24 h, the UTC day so far, and the day so far at UTC+8 (the platform's home time).
  */
-export const STATS_WINDOWS = ['24h', '1d', '1d+8'] as const;
+const STATS_WINDOWS = ['24h', '1d', '1d+8'] as const;
 export type StatsWindow = (typeof STATS_WINDOWS)[number];
 
 export function isStatsWindow(text: string): text is StatsWindow {

@@ -18,13 +18,13 @@ export interface FrameWire {
  * v1's frame fields before `data` (`id` only when the request had one; `params` the request's,
  * plus `klineType` / `realtimeInterval`), as JSON text without its closing brace.
  */
-export function frameHead(id: RequestId, symbol: string, topic: Topic, params: EchoParams): string {
+function frameHead(id: RequestId, symbol: string, topic: Topic, params: EchoParams): string {
   const fields = { symbol, symbolName: symbol, topic: frameTopic(topic), params: { binary: 'false', ...params, ...frameParams(topic) } };
   return JSON.stringify(id === undefined ? fields : { id, ...fields }).slice(0, -1);
 }
 
 /** `{…head,"data":[…],"f":…,"sendTime":…}` (docs/websocket.md "Market stream"); `dataJson` is the JSON array text. */
-export function frameText(head: string, dataJson: string, first: boolean, sendTime: number): string {
+function frameText(head: string, dataJson: string, first: boolean, sendTime: number): string {
   return `${head},"data":${dataJson},"f":${first},"sendTime":${sendTime}}`;
 }
 

@@ -41,7 +41,7 @@ function pushParams(symbol: string, topic: Topic, params: EchoParams): EchoParam
  * so a trade subscription starts with the next trade rather than with past ones a client would
  * take for new.
  */
-export const V2_WIRE: FrameWire = {
+const V2_WIRE: FrameWire = {
   head(_id: RequestId, symbol, topic, params) {
     return JSON.stringify({ topic: frameTopic(topic), params: pushParams(symbol, topic, params) }).slice(0, -1);
   },

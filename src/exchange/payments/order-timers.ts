@@ -1,12 +1,24 @@
+import type { PaymentsConfig } from '../../payments/config.js';
 import { ORDER, type PaymentOrder } from '../../payments/orders.js';
 import { decideLater, modesOf, type PaymentsContext } from './payments-context.js';
+
+/**
+ * The windows an order waits out: the config's length and what the deadline scheduler submits
+ * once it passes (docs/merchant-payments.md "Order statuses").
+ */
+const WINDOWS = {
+  acceptWindow: { ms: 'acceptWindowMs', action: 'expire' },
+  documentsWindow: { ms: 'documentsWindowMs', action: 'expire' },
+  paymentWindow: { ms: 'paymentWindowMs', action: 'expire' },
+  releaseHold: { ms: 'releaseHoldMs', action: 'release' },
+} as const satisfies Record<string, { ms: keyof PaymentsConfig; action: NonNullable<PaymentOrder['deadline']>['action'] }>;
 
 /**
  * What an order waits for in a status (docs/merchant-payments.md "Order statuses"): a deadline
  * stored on the order (the deadline scheduler submits its command once passed), or the simulator's
  * decision, due at once as a follow-up unless the user's mode for it is manual.
  */
-export type Wait = 'reviewDecision' | 'payoutDecision' | 'acceptWindow' | 'documentsWindow' | 'paymentWindow' | 'releaseHold';
+export type Wait = 'reviewDecision' | 'payoutDecision' | keyof typeof WINDOWS;
 
 /** The key of an automatic decision on the order (`review:10000001`). */
 export function orderKey(order: PaymentOrder, what: 'review' | 'payout'): string {
@@ -15,25 +27,10 @@ export function orderKey(order: PaymentOrder, what: 'review' | 'payout'): string
 
 /** Arms what the order now waits for. */
 export function arm(p: PaymentsContext, order: PaymentOrder, wait: Wait): void {
-  const config = p.state.config;
-  switch (wait) {
-    case 'reviewDecision':
-      return reviewDecision(p, order);
-    case 'payoutDecision':
-      return payoutDecision(p, order);
-    case 'acceptWindow':
-      order.deadline = { at: p.ctx.ts + config.acceptWindowMs, action: 'expire' };
-      return;
-    case 'documentsWindow':
-      order.deadline = { at: p.ctx.ts + config.documentsWindowMs, action: 'expire' };
-      return;
-    case 'paymentWindow':
-      order.deadline = { at: p.ctx.ts + config.paymentWindowMs, action: 'expire' };
-      return;
-    case 'releaseHold':
-      order.deadline = { at: p.ctx.ts + config.releaseHoldMs, action: 'release' };
-      return;
-  }
+  if (wait === 'reviewDecision') return reviewDecision(p, order);
+  if (wait === 'payoutDecision') return payoutDecision(p, order);
+  const window = WINDOWS[wait];
+  order.deadline = { at: p.ctx.ts + p.state.config[window.ms], action: window.action };
 }
 
 /** 10 or 12: the review mode decides; after an upload, any automatic mode but reject approves. */
