@@ -5,7 +5,8 @@ export const MOCKING = ['test/unit/exchange/core-thread.test.ts'];
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/build-web.ts'],
+    // PostgreSQL for the tests that need one: BOURSE_TEST_POSTGRES_URL's server, else an embedded one.
+    globalSetup: ['test/support/build-web.ts', 'test/support/pg-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -21,8 +21,8 @@ const LEFT_TO_NPM_TEST = [
 export default defineConfig({
   test: {
     ...everything.test,
-    // No unit test serves the browser pages.
-    globalSetup: [],
+    // No unit test serves the browser pages; the store's tests need a PostgreSQL.
+    globalSetup: ['test/support/pg-global-setup.ts'],
     projects: undefined,
     include: ['test/unit/**/*.test.ts', 'test/property/**/*.test.ts'],
     exclude: LEFT_TO_NPM_TEST,

@@ -1,6 +1,9 @@
 /**
  * Journal throughput: commands/s through Sequencer + SqliteStore with every reply released only
- * after its batch commit, and the submit-to-reply latency, for synchronous=NORMAL and FULL.
+ * after its batch commit, and the submit-to-reply latency, for synchronous=NORMAL and FULL; then the
+ * same through Sequencer + PostgresStore (a batch is one transaction; the store holds the next batch
+ * until the commit returns), beside SQLite's durable figure (FULL: like PostgreSQL with fsync and
+ * synchronous_commit on, a commit survives a power loss).
  * 256 clients in a closed loop each place a resting limit order, await the reply, place the next.
  *
  *   node --import tsx bench/journal.ts
@@ -8,6 +11,8 @@
  * BENCH_JOURNAL_COMMANDS (default 200000) commands in all; BENCH_JOURNAL_ACCOUNTS (default 256, one
  * per client) accounts place them. Fewer accounts touch fewer index pages per commit: each batch
  * writes about one page per distinct account for each account-keyed index.
+ * PostgreSQL: the server at BOURSE_BENCH_POSTGRES_URL, else an embedded durable one
+ * (bench/postgres-database.ts); a database of the benchmark's own is created and dropped.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +22,9 @@ import { pathToFileURL } from 'node:url';
 import { emptyDerivedRows, type DerivedRows, type OrderRow, type PlaceOrderCommand, type StampedCommand } from '../src/core/types.js';
 import { INLINE_ROWS_EVERY_COMMITS } from '../src/exchange/core-host.js';
 import { Sequencer, type Applier } from '../src/exchange/sequencer.js';
+import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openBenchDatabase } from './postgres-database.js';
 
 const CLIENTS = 256;
 
@@ -32,9 +39,25 @@ export interface JournalBenchResult {
   rawAppendPerSecond: number;
 }
 
+/** The same workload on PostgreSQL. */
+export interface PostgresJournalResult {
+  commands: number;
+  commandsPerSecond: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  batchesAvg: number;
+  /** The same commands appended to the journal alone, batch after batch (one round trip and commit each). */
+  rawAppendPerSecond: number;
+  /** What the server was: version, where, fsync and synchronous_commit. */
+  server: string;
+}
+
 /** The hot-path issue's targets for durable commands. */
 const TARGET_COMMANDS_PER_SECOND = 150_000;
 const TARGET_ACK_P99_MS = 10;
+/** Issue 24's targets for PostgreSQL: a share of SQLite's durable (FULL) rate measured in the same run. */
+const TARGET_POSTGRES_SHARE_OF_FULL = 0.5;
+const TARGET_POSTGRES_ACK_P99_MS = 20;
 
 /** Stands in for the engine: every order rests untouched, deriving its one order row. */
 class RestingOrderApplier implements Applier {
@@ -86,6 +109,27 @@ function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
 
+/** The submitters: CLIENTS closed loops through `sequencer` until `total` commands are answered; closes the sequencer. */
+async function closedLoop(sequencer: Sequencer, total: number, accounts: number): Promise<{ elapsedS: number; ackMs: Float64Array }> {
+  const ackMs = new Float64Array(total);
+  let issued = 0;
+  const client = async (id: number): Promise<void> => {
+    let n = 0;
+    while (issued < total) {
+      const index = issued++;
+      const started = process.hrtime.bigint();
+      await sequencer.submit(placeOrder(accounts, id, n++));
+      ackMs[index] = Number(process.hrtime.bigint() - started) / 1e6;
+    }
+  };
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: CLIENTS }, (_, id) => client(id)));
+  await sequencer.close();
+  const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
+  ackMs.sort();
+  return { elapsedS, ackMs };
+}
+
 export async function runJournalBench(
   synchronous: 'NORMAL' | 'FULL',
   total: number,
@@ -104,22 +148,7 @@ export async function runJournalBench(
         batches++;
       },
     });
-    const ackMs = new Float64Array(total);
-    let issued = 0;
-    const client = async (id: number): Promise<void> => {
-      let n = 0;
-      while (issued < total) {
-        const index = issued++;
-        const started = process.hrtime.bigint();
-        await sequencer.submit(placeOrder(accounts, id, n++));
-        ackMs[index] = Number(process.hrtime.bigint() - started) / 1e6;
-      }
-    };
-    const started = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: CLIENTS }, (_, id) => client(id)));
-    await sequencer.close();
-    const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
-    ackMs.sort();
+    const { elapsedS, ackMs } = await closedLoop(sequencer, total, accounts);
     const rawAppendPerSecond = rawAppendRate(synchronous, total, accounts);
     return {
       rawAppendPerSecond,
@@ -134,6 +163,49 @@ export async function runJournalBench(
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The same workload through a PostgresStore on a fresh database (BOURSE_BENCH_POSTGRES_URL's server, or an embedded one). */
+export async function runPostgresJournalBench(total: number, accounts: number): Promise<PostgresJournalResult> {
+  const database = await openBenchDatabase('journal');
+  try {
+    const store = await openPostgresStore({ url: database.url });
+    try {
+      let batches = 0;
+      const sequencer = new Sequencer({
+        store,
+        applier: new RestingOrderApplier(),
+        clock: Date.now,
+        onCommit: () => {
+          batches++;
+        },
+      });
+      const { elapsedS, ackMs } = await closedLoop(sequencer, total, accounts);
+      return {
+        server: database.description,
+        commands: total,
+        commandsPerSecond: total / elapsedS,
+        ackP50Ms: percentile(ackMs, 0.5),
+        ackP99Ms: percentile(ackMs, 0.99),
+        batchesAvg: total / Math.max(1, batches),
+        rawAppendPerSecond: await postgresRawAppendRate(store, total, accounts),
+      };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+/** Journal rows alone, after what the sequencer wrote: batches of CLIENTS commands, each awaited before the next. */
+async function postgresRawAppendRate(store: PostgresStore, total: number, accounts: number): Promise<number> {
+  const firstSeq = store.lastSeq() + 1;
+  const firstTs = store.lastTs();
+  const commands: StampedCommand[] = Array.from({ length: total }, (_, i) => ({ seq: firstSeq + i, ts: firstTs + i, command: placeOrder(accounts, i % CLIENTS, i) }));
+  const started = process.hrtime.bigint();
+  for (let from = 0; from < total; from += CLIENTS) await store.appendBatch(commands.slice(from, from + CLIENTS), emptyDerivedRows());
+  return total / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
 /** Journal rows alone through the store, batch after batch in one loop: what the path could reach. */
@@ -167,23 +239,49 @@ function targetLines(r: JournalBenchResult): string[] {
   return lines.map(([met, text]) => `${met ? 'met   ' : 'MISSED'} journal synchronous=${r.synchronous}: ${text}`);
 }
 
+export function formatPostgresResult(r: PostgresJournalResult): string {
+  return (
+    `journal postgres: ${Math.round(r.commandsPerSecond)} commands/s, ` +
+    `ack p50 ${r.ackP50Ms.toFixed(2)} ms, p99 ${r.ackP99Ms.toFixed(2)} ms, batches avg ${Math.round(r.batchesAvg)}; ` +
+    `journal rows alone ${Math.round(r.rawAppendPerSecond)}/s (${((100 * r.commandsPerSecond) / r.rawAppendPerSecond).toFixed(0)}% of it)`
+  );
+}
+
+function postgresTargetLines(r: PostgresJournalResult, full: JournalBenchResult): string[] {
+  const share = r.commandsPerSecond / full.commandsPerSecond;
+  const lines: [boolean, string][] = [
+    [
+      share >= TARGET_POSTGRES_SHARE_OF_FULL,
+      `rate ≥ ${100 * TARGET_POSTGRES_SHARE_OF_FULL}% of SQLite's durable (synchronous=FULL) rate: ` +
+        `${Math.round(r.commandsPerSecond)}/s is ${(100 * share).toFixed(1)}% of ${Math.round(full.commandsPerSecond)}/s`,
+    ],
+    [r.ackP99Ms <= TARGET_POSTGRES_ACK_P99_MS, `ack p99 ≤ ${TARGET_POSTGRES_ACK_P99_MS} ms: ${r.ackP99Ms.toFixed(1)} ms`],
+  ];
+  return lines.map(([met, text]) => `${met ? 'met   ' : 'MISSED'} journal postgres: ${text}`);
+}
+
 function positiveEnv(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be an integer ≥ 1: ${value}`);
   return value;
 }
 
-export async function main(): Promise<JournalBenchResult[]> {
+export async function main(): Promise<{ sqlite: JournalBenchResult[]; postgres: PostgresJournalResult }> {
   const total = positiveEnv('BENCH_JOURNAL_COMMANDS', 200_000);
   const accounts = positiveEnv('BENCH_JOURNAL_ACCOUNTS', CLIENTS);
-  const results: JournalBenchResult[] = [];
+  const sqlite: JournalBenchResult[] = [];
   for (const synchronous of ['NORMAL', 'FULL'] as const) {
     const result = await runJournalBench(synchronous, total, accounts);
     console.log(formatJournalResult(result));
     for (const line of targetLines(result)) console.log(line);
-    results.push(result);
+    sqlite.push(result);
   }
-  return results;
+  const postgres = await runPostgresJournalBench(total, accounts);
+  console.log(`  ${postgres.server}`);
+  console.log(formatPostgresResult(postgres));
+  const full = sqlite.find((r) => r.synchronous === 'FULL') as JournalBenchResult;
+  for (const line of postgresTargetLines(postgres, full)) console.log(line);
+  return { sqlite, postgres };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

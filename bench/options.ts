@@ -23,7 +23,7 @@ export const BENCHMARKS = [
   },
   {
     name: 'journal',
-    what: 'journal commits/s and submit-to-reply latency (Sequencer + SQLite), synchronous NORMAL and FULL',
+    what: 'journal commits/s and submit-to-reply latency (Sequencer + SQLite, synchronous NORMAL and FULL; Sequencer + PostgreSQL)',
     knobs: [
       { name: 'BENCH_JOURNAL_COMMANDS', fallback: '200000', meaning: 'commands in all', quick: '2000' },
       { name: 'BENCH_JOURNAL_ACCOUNTS', fallback: '256', meaning: 'accounts the commands spread over', quick: '16' },
@@ -72,6 +72,15 @@ export const BENCHMARKS = [
       { name: 'BENCH_WS_CONNECTIONS', fallback: '32', meaning: 'autocannon connections', quick: '8' },
       { name: 'BENCH_WS_CLIENTS', fallback: '2', meaning: 'subscriber child processes the sockets are spread over' },
       { name: 'BENCH_WS_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+    ],
+  },
+  {
+    name: 'cluster',
+    what: 'a leader and 2 followers on one PostgreSQL: follower lag under signed orders, reads served by 1-3 nodes, takeover after kill -9',
+    knobs: [
+      { name: 'BENCH_CLUSTER_SECONDS', fallback: '6', meaning: 'seconds measured for the orders and per read target (≥ 3)', quick: '3' },
+      { name: 'BENCH_CLUSTER_CONNECTIONS', fallback: '32', meaning: 'autocannon connections (≥ 3)', quick: '6' },
+      { name: 'BENCH_CLUSTER_TAKEOVERS', fallback: '5', meaning: 'kills of the leader', quick: '2' },
     ],
   },
   {
@@ -139,6 +148,10 @@ export function usage(): string {
       lines.push(`      ${knob.name} (${values}): ${knob.meaning}`);
     }
   }
-  lines.push('', 'BOURSE_SYNCHRONOUS (NORMAL) is passed to the servers the http benchmarks start.');
+  lines.push(
+    '',
+    'BOURSE_SYNCHRONOUS (NORMAL) is passed to the servers the http benchmarks start.',
+    'BOURSE_BENCH_POSTGRES_URL (unset): the PostgreSQL server of journal and cluster, which create and drop a database of their own on it; unset: an embedded one (durable) started for the benchmark.',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -25,7 +25,7 @@ import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
 import { recover, takeSnapshot } from '../src/exchange/recovery.js';
 import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
 import { hashState, restoreCore, stateHash } from '../src/exchange/snapshot.js';
-import type { Store } from '../src/store/store.js';
+import type { SyncJournal } from '../src/store/store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { elapsedNs, formatCount, formatRate } from './stats.js';
 import { CANCEL, generateStream, LIMIT, type BenchStream } from './stream.js';
@@ -81,7 +81,7 @@ function streamCommand(stream: BenchStream, i: number, accountIds: readonly numb
 }
 
 /** Journals `commands` accepted commands; returns the state hash at the end. */
-function buildJournal(store: Store, commands: number): string {
+function buildJournal(store: SyncJournal, commands: number): string {
   const core = new ExchangeCore();
   const snapshotSeq = Math.floor(commands * SNAPSHOT_FRACTION);
   let batch: StampedCommand[] = [];

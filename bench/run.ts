@@ -2,7 +2,7 @@
  * Runs the benchmarks of bench/ one after the other, each module's `main()`:
  *
  *   npm run bench                  every benchmark that exists
- *   npm run bench -- engine        only the named ones (engine, journal, replay, http, payments, webhooks)
+ *   npm run bench -- engine        only the named ones (engine, journal, replay, http, payments, webhooks, ws, cluster, web)
  *   npm run bench -- --quick       each one briefly
  *   npm run bench -- --help        the names and the environment knobs
  */

@@ -8,8 +8,9 @@ import { publicKeyFingerprint, resolveWebhookKey } from './webhooks/webhook-key.
 import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { buildApp } from './api/app.js';
+import { ClientAddresses } from './api/client-address.js';
 import { DEFAULT_RATE_LIMITS, followTradingConfig, RateLimiter } from './api/auth/rate-limiter.js';
-import { openSecretBox } from './api/auth/secret-box.js';
+import { dataDirSecretKey, openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
 import { ListenKeys } from './api/ws/listen-keys.js';
 import { createMarketStreams } from './api/ws/market-stream.js';
@@ -24,6 +25,8 @@ import { startInlineCore, type CoreHostOptions } from './exchange/core-host.js';
 import { startWorkerCore } from './exchange/core-thread/worker-core.js';
 import { CommitSubscribers } from './exchange/commit-subscribers.js';
 import { DeadlineScheduler } from './exchange/deadline-scheduler.js';
+import { openClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import type { Role } from './cluster/cluster-host.js';
 
 export interface RunningServer {
   url: string;
@@ -82,7 +85,24 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     },
   };
   const started = process.hrtime.bigint();
-  const host = config.coreThread === 'worker' ? await startWorkerCore(hostOptions) : startInlineCore(hostOptions);
+  // Every node of a deployment seals with the same key (BOURSE_SECRET_KEY); one node alone, with its data directory's.
+  const secretKey = config.secretKey ?? dataDirSecretKey(config.dataDir);
+  const secretBox = openSecretBox(config.dataDir, secretKey);
+  /** This node now leads or follows (a SQLite server always leads); bound below, once the services exist. */
+  let onRole: (role: Role) => Promise<void> = () => Promise.resolve();
+  let cluster: ClusterNode | undefined;
+  if (config.cluster !== undefined) {
+    cluster = await openClusterNode({
+      url: config.db,
+      cluster: config.cluster,
+      secretKey,
+      secretBox,
+      hostOptions,
+      logger: logger.child({ component: 'cluster' }),
+      onRole: (role) => onRole(role),
+    });
+  }
+  const host = cluster?.host ?? (config.coreThread === 'worker' ? await startWorkerCore(hostOptions) : startInlineCore(hostOptions));
   const { core } = host;
   logger.info(
     { snapshotSeq: host.snapshotSeq, replayed: host.replayed, seq: core.lastSeq, coreThread: config.coreThread, ms: Number(process.hrtime.bigint() - started) / 1e6 },
@@ -91,10 +111,11 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
 
   try {
     const metrics = new Metrics(() => core);
+    const clusterApp = cluster?.app(metrics.registry, config.engineTimeoutMs);
     const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
     // Its settings are the recovered trading config's, and follow each committed change of it.
     const rateLimits = followTradingConfig(limiter, () => core.spot.rateLimits);
-    const listenKeys = new ListenKeys({ ttlMs: () => limiter.config.listenKeyTtlMs, clock });
+    const listenKeys = new ListenKeys({ core, clock });
     const userStreams = createUserStreams({
       listenKeys,
       exchange: { core },
@@ -104,7 +125,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       limits: { maxBufferedBytes: config.wsMaxUnreadBytes },
     });
     // Market read models are rebuilt from the committed trades; the books come from the core.
-    for (const trade of host.history.readTrades(0)) market.onTrades([trade]);
+    // Trades the core has not applied yet (a follower's tables run ahead of its replay) come with their commit.
+    const lastTradeId = core.spot.nextTradeId - 1;
+    for await (const trade of host.history.readTrades(0)) if (trade.tradeId <= lastTradeId) market.onTrades([trade]);
     const marketStreams = createMarketStreams(
       { exchange: { core, market }, limiter, clock, logger: logger.child({ component: 'market-stream' }) },
       { maxBufferedBytes: config.wsMaxUnreadBytes },
@@ -117,8 +140,10 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       clock,
       onRefused: (command, error) => logger.debug({ command: command.type, err: error }, 'a due command was refused'),
     });
+    // Leader-only: a follower's scheduler stays stopped until its node leads.
+    if (cluster !== undefined) deadlines.stop();
     // Made on first start so that receivers can be configured before the first webhook is sent.
-    const webhookKey = resolveWebhookKey(config.dataDir);
+    const webhookKey = resolveWebhookKey(config.dataDir, config.webhookKeyPem);
     logger.info({ generated: webhookKey.generated, publicKeySha256: publicKeyFingerprint(webhookKey.publicKeyBase64) }, 'webhook signing key ready');
     const sender = new WebhookSender();
     const webhooks = new WebhookDeliveryWorker({
@@ -139,25 +164,45 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       marketStreams,
       userStreams,
       deadlines,
-      webhooks,
+      // Only the leader delivers (and signs): a follower's worker would sign every event for nothing.
+      cluster === undefined
+        ? webhooks
+        : {
+            onCommit: (info) => {
+              if (cluster?.host.status().role === 'leader') webhooks.onCommit(info);
+            },
+          },
     );
-    const secretBox = openSecretBox(config.dataDir);
     const admin = resolveAdminToken(config.dataDir, config.adminToken);
     if (admin.generated && config.logLevel !== 'silent') {
       process.stdout.write(`Operator API token generated: see ${path.join(config.dataDir, 'admin-token')}\n`);
     }
-    if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox, config.sandbox);
-    // Area B's desk on first start; the sandbox flag journaled whenever it changes, so replays decide alike.
-    if (core.payments.state.deskAccountId === 0 || core.payments.state.sandbox !== config.sandbox) {
-      await exchange.submit({ type: 'paymentsSetUp', sandbox: config.sandbox });
-    }
-    if (config.demo) {
+    /** The demo user's credentials in the data directory, once the demo data exists (a follower waits for the leader's seeding). */
+    let demoWritten = !config.demo;
+    const writeDemo = (): void => {
+      if (demoWritten) return;
       const demo = writeDemoCredentials(exchange, secretBox, config.dataDir);
-      if (demo !== undefined) logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
+      if (demo === undefined) return;
+      demoWritten = true;
+      logger.info({ apiKey: demo.apiKey, file: path.join(config.dataDir, 'demo-credentials.json') }, 'demo user ready');
+    };
+    /** What the node that writes does first: the demo data on an empty journal, area B's desk. */
+    const setUpAsWriter = async (): Promise<void> => {
+      if (config.demo && core.lastSeq === 0) await seedDemo(exchange, secretBox, config.sandbox);
+      // Area B's desk on first start; the sandbox flag journaled whenever it changes, so replays decide alike.
+      if (core.payments.state.deskAccountId === 0 || core.payments.state.sandbox !== config.sandbox) {
+        await exchange.submit({ type: 'paymentsSetUp', sandbox: config.sandbox });
+      }
+      writeDemo();
+    };
+    if (cluster === undefined) {
+      await setUpAsWriter();
+      deadlines.start();
+      webhooks.start();
+    } else {
+      writeDemo();
+      subscribers.add({ onCommit: writeDemo });
     }
-
-    deadlines.start();
-    webhooks.start();
     let accepting = true;
     // Known once the server listens; area B's links are built on requests, which come after that.
     let url = '';
@@ -176,6 +221,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       publicBaseUrl: () => url,
       dataDir: config.dataDir,
       webhookPublicKey: webhookKey.publicKeyBase64,
+      cluster: clusterApp,
+      clientAddresses: config.trustProxy === undefined ? undefined : new ClientAddresses(config.trustProxy),
     });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -184,7 +231,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     logger.info({ url, tradingPage: `${url}/`, console: `${url}/console`, reference: `${url}/docs` }, 'Bourse is serving');
 
     let marketMaker: DemoMarketMaker | undefined;
-    if (config.demo && config.demoMarketMaker) {
+    const startMarketMaker = async (): Promise<void> => {
+      if (!config.demo || !config.demoMarketMaker || marketMaker !== undefined) return;
       const key = findDemoMarketMakerKey(exchange, secretBox);
       if (key === undefined) {
         logger.warn('demo market maker: this database was seeded without its user; not started');
@@ -207,6 +255,29 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
           logger: logger.child({ component: 'demo-market-maker' }),
         });
       }
+    };
+    if (cluster === undefined) {
+      await startMarketMaker();
+    } else {
+      // Leader-only work follows the lead (docs/deployment.md "Roles"): deadlines re-armed and the outbox resumed from the committed state.
+      onRole = async (role) => {
+        if (role === 'leader') {
+          await setUpAsWriter().catch((error: unknown) => logger.error({ err: error }, 'the new leader could not set up the demo data or the desk'));
+          deadlines.start();
+          webhooks.start();
+          await startMarketMaker();
+          return;
+        }
+        const maker = marketMaker;
+        marketMaker = undefined;
+        await maker?.stop();
+        deadlines.stop();
+        webhooks.stop();
+        // Streams of a leader that stepped down close (1001): their clients reconnect to any node.
+        userStreams.disconnectAll();
+        marketStreams.disconnectAll();
+      };
+      await cluster.start();
     }
 
     let closing: Promise<void> | undefined;
@@ -224,6 +295,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
         // In-flight attempts are dropped: after a restart they are made again (docs/webhooks.md "Answering, retries, order").
         sender.close();
         await host.close();
+        await cluster?.close();
         logger.info('Bourse stopped');
       })();
       return closing;

@@ -19,10 +19,12 @@ import { OPERATOR_OPENAPI_PATH, operatorOpenApiDocument } from './openapi/operat
 import { spotOpenApiDocument } from './openapi/spot-document.js';
 import { areaAEndpoints, areaBEndpoints, operatorEndpoints } from './registry.js';
 import { registerSpotRoutes, sendError, sendJson } from './spot/spot-routes.js';
-import { normalizePeerAddress } from './auth/ip-whitelist.js';
 import { RequestPacer } from './request-pacer.js';
 import type { ListenKeys } from './ws/listen-keys.js';
 import { attachUpgradeRouter, type UpgradeRoute } from './ws/upgrade-router.js';
+import { ClientAddresses } from './client-address.js';
+import { registerForwarding, type ClusterEdge } from '../cluster/forwarding.js';
+import type { ClusterNodes } from './admin/cluster-endpoints.js';
 
 /** docs/spot-api.md "Methods and parameters": bodies over 64 KiB are 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -49,6 +51,15 @@ export interface AppDeps {
   dataDir?: string;
   /** docs/webhooks.md "Verifying the signature": the webhook public key B36–B38 show. */
   webhookPublicKey?: string;
+  /** A node of a PostgreSQL deployment (docs/deployment.md): forwarding of writes and its /health. */
+  cluster?: ClusterApp;
+  /** Whose request it is (BOURSE_TRUST_PROXY); the TCP peer when absent. */
+  clientAddresses?: ClientAddresses;
+}
+
+export interface ClusterApp extends Omit<ClusterEdge, 'unavailable'>, ClusterNodes {
+  /** docs/deployment.md "Seeing it": the /health answer and its status (503 when lagging). */
+  health(): { httpStatus: number; body: Record<string, unknown> };
 }
 
 /** The HTTP server: area A, area B and operator routes from the registry, health and metrics. */
@@ -101,15 +112,24 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   const auth = new Authenticator(deps.exchange, deps.secretBox, deps.limiter);
+  const addresses = deps.clientAddresses ?? new ClientAddresses(undefined);
+  // Every rule that counts or checks by address reads `request.ip`: the client's, behind a trusted load balancer too.
+  if (deps.clientAddresses !== undefined) {
+    app.addHook('onRequest', async (request) => {
+      Object.defineProperty(request, 'ip', { value: addresses.of(request.raw), configurable: true });
+    });
+  }
+  /** 503 -1016: stopping, or no leader reachable; area B answers it in its envelope (docs/merchant-payments.md "Error codes"). */
+  const unavailable = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const stopping = new BourseError('SERVICE_UNAVAILABLE');
+    if (isMerchantPath(request.url)) return sendEnvelopeError(reply, toPaymentError(stopping), {}, request.log);
+    return sendJson(reply, 503, {}, stopping.toBody());
+  };
   app.addHook('onRequest', async (request, reply) => {
-    if (!deps.accepting() && !request.url.startsWith('/health') && !request.url.startsWith('/metrics')) {
-      const stopping = new BourseError('SERVICE_UNAVAILABLE');
-      // Area B answers -1016 in its envelope (docs/merchant-payments.md "Error codes").
-      if (isMerchantPath(request.url)) return sendEnvelopeError(reply, toPaymentError(stopping), {}, request.log);
-      return sendJson(reply, 503, {}, stopping.toBody());
-    }
+    if (!deps.accepting() && !request.url.startsWith('/health') && !request.url.startsWith('/metrics')) return unavailable(request, reply);
     return undefined;
   });
+  if (deps.cluster !== undefined) registerForwarding(app, { ...deps.cluster, unavailable });
   // While draining, replies close their connection: a kept-alive socket would hold app.close()
   // until its keep-alive timeout.
   app.addHook('onSend', async (_request, reply) => {
@@ -133,7 +153,14 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     dataDir: deps.dataDir,
     webhookPublicKey: deps.webhookPublicKey,
   });
-  const adminEndpoints = operatorEndpoints({ exchange: deps.exchange, auth, secretBox: deps.secretBox, webhookPublicKey: deps.webhookPublicKey });
+  const adminEndpoints = operatorEndpoints({
+    exchange: deps.exchange,
+    auth,
+    secretBox: deps.secretBox,
+    webhookPublicKey: deps.webhookPublicKey,
+    cluster: deps.cluster,
+    selfUrl: deps.publicBaseUrl,
+  });
   const spotDocument = spotOpenApiDocument(endpoints);
   const merchantDocument = merchantOpenApiDocument(merchantEndpoints);
   const operatorDocument = operatorOpenApiDocument(adminEndpoints);
@@ -147,7 +174,15 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
   app.get(OPERATOR_OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(operatorOpenApi));
   registerSandboxPages(app, { exchange: deps.exchange, sandbox: deps.sandbox });
   registerOperatorRoutes(app, adminEndpoints, deps.adminToken);
-  app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
+  const cluster = deps.cluster;
+  if (cluster === undefined) {
+    app.get('/health', async (_request, reply) => sendJson(reply, 200, {}, { status: 'ok' }));
+  } else {
+    app.get('/health', async (_request, reply) => {
+      const { httpStatus, body } = cluster.health();
+      return sendJson(reply, httpStatus, {}, body);
+    });
+  }
   app.get('/metrics', async (_request, reply) =>
     reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
   );
@@ -160,7 +195,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
         ? undefined
         : { error: new BourseError('IP_BANNED', [ban.bannedUntil]), headers: { 'Retry-After': String(ban.retryAfterSec) } };
     },
-    normalizePeerAddress,
+    (request) => addresses.of(request),
     deps.logger.child({ component: 'websocket' }),
   );
   app.setNotFoundHandler((request, reply) => answerUnrouted(request, reply, undefined));

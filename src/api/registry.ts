@@ -1,6 +1,7 @@
 import { webhookOperatorEndpoints } from './admin/webhook-endpoints.js';
 import { listingEndpoints } from './admin/listing-endpoints.js';
 import { adminEndpoints, type OperatorDeps } from './admin/admin-routes.js';
+import { clusterEndpoints } from './admin/cluster-endpoints.js';
 import type { OperatorEndpoint } from './admin/operator-endpoint.js';
 import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
@@ -49,5 +50,10 @@ export function areaBEndpoints(): MerchantEndpoint[] {
  * (`/openapi-admin.json`) come from these entries.
  */
 export function operatorEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
-  return [...adminEndpoints(deps), ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? ''), ...listingEndpoints(deps.exchange)];
+  return [
+    ...adminEndpoints(deps),
+    ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? ''),
+    ...listingEndpoints(deps.exchange),
+    ...clusterEndpoints(deps.exchange, deps.cluster, deps.selfUrl ?? (() => '')),
+  ];
 }

@@ -3,13 +3,14 @@ import { adminPath, type HttpMethod } from './client.js';
 import type { CommandContext } from './command-context.js';
 import { configPatch } from './config-values.js';
 import { usageError } from './errors.js';
-import { formatJsonLine, formatReadable, formatUsers, formatVerify, isLedgerOk } from './format.js';
+import { formatCluster, formatJsonLine, formatReadable, formatUsers, formatVerify, isLedgerOk } from './format.js';
+import { addMigrateStoreCommand } from './migrate-store.js';
 import { addWebhookCommands } from './webhooks.js';
 
 type Body = Record<string, unknown>;
 type Readable = (answer: unknown) => string;
 
-/** The `bourse` command tree; each command is one operator API request (`serve` excepted). */
+/** The `bourse` command tree; each command is one operator API request (`serve` and `migrate-store` excepted). */
 export function buildProgram(ctx: CommandContext): Command {
   // Output and exit settings first: subcommands copy them when they are created.
   const program = new Command('bourse')
@@ -260,6 +261,15 @@ export function buildProgram(ctx: CommandContext): Command {
       const answer = await request('GET', `${adminPath('verify')}${opts.replay === true ? '?replay=1' : ''}`, undefined, formatVerify);
       if (!isLedgerOk(answer)) ctx.setExitCode(1);
     });
+
+  program
+    .command('cluster')
+    .description('list the nodes of the deployment seen in the last minute: role, term, seq, lag (docs/deployment.md)')
+    .action(async () => {
+      await request('GET', adminPath('cluster'), undefined, formatCluster);
+    });
+
+  addMigrateStoreCommand(program, ctx, asJson);
 
   return program;
 }

@@ -57,6 +57,16 @@ export function formatUsers(answer: unknown): string {
   );
 }
 
+/** `cluster`: one row per node, its last heartbeat as an ISO time (the name carries no time suffix for `readableTimes`). */
+export function formatCluster(answer: unknown): string {
+  if (!isRecord(answer) || !Array.isArray(answer.nodes) || !answer.nodes.every(isRecord)) return formatReadable(answer);
+  return formatReadable(
+    answer.nodes.map((node) =>
+      typeof node.lastHeartbeat === 'number' && Number.isSafeInteger(node.lastHeartbeat) ? { ...node, lastHeartbeat: new Date(node.lastHeartbeat).toISOString() } : node,
+    ),
+  );
+}
+
 /** Rows aligned under a header; columns in the order their keys first appear. */
 export function formatTable(rows: readonly JsonRecord[]): string[] {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];

@@ -237,6 +237,26 @@ export interface SetTradingConfigCommand {
   listenKeyTtlMs?: number;
 }
 
+/** A26 (docs/spot-api.md "User data streams"): the edge drew `listenKey` (64 of [A-Za-z0-9]) for the account of `apiKey`, which issued it. */
+export interface OpenListenKeyCommand {
+  type: 'openListenKey';
+  listenKey: string;
+  accountId: number;
+  apiKey: string;
+}
+/** A27: the listenKey's validity restarts at the command's stamp. */
+export interface KeepaliveListenKeyCommand {
+  type: 'keepaliveListenKey';
+  listenKey: string;
+  accountId: number;
+}
+/** A28: the listenKey ends. */
+export interface CloseListenKeyCommand {
+  type: 'closeListenKey';
+  listenKey: string;
+  accountId: number;
+}
+
 export type Command =
   | CreateUserCommand
   | CreateSubAccountCommand
@@ -254,6 +274,9 @@ export type Command =
   | CancelOrderCommand
   | CancelOrdersCommand
   | SetTradingConfigCommand
+  | OpenListenKeyCommand
+  | KeepaliveListenKeyCommand
+  | CloseListenKeyCommand
   | PaymentCommand
   | WebhookCommand;
 

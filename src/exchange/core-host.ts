@@ -173,7 +173,14 @@ export function openWriter(options: CoreHostOptions, rowsEveryCommits = 1): Writ
     async close() {
       await sequencer.close().catch(() => undefined);
       clearInterval(probe);
-      if (!failed) snapshotUnlessFull(() => snapshots.atStop());
+      if (!failed) {
+        try {
+          await snapshots.atStop();
+        } catch (error) {
+          if (!isDiskFull(error)) throw error;
+          report({ type: 'snapshotSkipped', seq: core.lastSeq, reason: (error as Error).message });
+        }
+      }
       store.close();
     },
   };

@@ -57,8 +57,9 @@ export class DeadlineScheduler implements CommitSubscriber {
     this.timers = options.timers ?? NODE_TIMERS;
   }
 
-  /** Arms from the state recovered at start. */
+  /** Arms from the state recovered at start (or, on a node that now leads, from the state it holds). */
   start(): void {
+    this.stopped = false;
     this.rearm();
   }
 

@@ -4,6 +4,7 @@ import { Ledger, type AccountSet, type PostingContext } from '../ledger/ledger.j
 import { CatalogueModule } from './catalogue-module.js';
 import { coreContext, type CoreContext, type CoreModule, type Deadline, type ModuleCheck } from './core-module.js';
 import { FundsModule } from './funds-module.js';
+import { ListenKeyModule } from './listen-key-module.js';
 import { PaymentsModule } from './payments/payments-module.js';
 import { SpotModule } from './spot-module.js';
 import { WebhooksModule } from './webhooks/webhooks-module.js';
@@ -26,6 +27,7 @@ export class ExchangeCore {
   readonly funds: FundsModule;
   readonly payments: PaymentsModule;
   readonly webhooks: WebhooksModule;
+  readonly listenKeys: ListenKeyModule;
   /** In restore order (and the snapshot image's): a module may refer to what an earlier one holds. */
   readonly modules: readonly CoreModule[];
   private readonly moduleOf: ReadonlyMap<CommandType, CoreModule>;
@@ -59,7 +61,9 @@ export class ExchangeCore {
     this.webhooks = new WebhooksModule(fromPayments);
     const payments = new PaymentsModule(this.context, { keys: this.catalogue, books: this.spot, spotLocks: this.spot, outbox: this.webhooks });
     this.payments = payments;
-    this.modules = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks];
+    // A listenKey dies with its API key (the catalogue's) and lives for the TTL of the trading config (the spot module's).
+    this.listenKeys = new ListenKeyModule(this.catalogue, this.spot);
+    this.modules = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks, this.listenKeys];
     const moduleOf = new Map<CommandType, CoreModule>();
     for (const module of this.modules) {
       for (const type of module.commandTypes) {

@@ -2,7 +2,9 @@
  * The one writer's front door. Commands submitted during one event-loop turn form a batch: each is
  * stamped (seq, ts), applied in submission order by the state machine, and the accepted ones are
  * committed with their derived rows in one transaction; only then are submitters answered, so an
- * answer always describes durable state.
+ * answer always describes durable state. A store that commits asynchronously (PostgreSQL) holds the
+ * next batch back until the commit returns: commands keep queueing meanwhile and the next batch takes
+ * them all, which is the group commit a round trip to the database calls for.
  */
 
 import { BourseError } from '../core/errors.js';
@@ -46,9 +48,12 @@ export interface SequencerOptions {
    * A batch's commit failed. Return true when the failure is one to wait out (the disk is full)
    * and the state machine is back at the last committed state (`committedSeq`): the batch, the
    * commands waiting and every later one are refused with WRITES_SUSPENDED until `resumeWrites`.
-   * Return false (or throw) for a failure that stops the sequencer (`onFatal`). Default: false.
+   * Return false (or throw) for a failure that stops the sequencer (`onFatal`). Return 'stop' when
+   * the store refused the batch as a whole and the writer must step aside (a fenced leader): the
+   * batch and the waiting commands are refused with SERVICE_UNAVAILABLE, later ones too, and
+   * `onFatal` is not called. Default: false.
    */
-  onCommitFailure?: (error: unknown, committedSeq: number) => boolean;
+  onCommitFailure?: (error: unknown, committedSeq: number) => boolean | 'stop';
   onCommit?: (info: CommitInfo) => void;
   /** Memory may be ahead of disk: the owner must stop and recover from the journal. */
   onFatal?: (error: unknown) => void;
@@ -99,7 +104,7 @@ export class Sequencer {
   private readonly maxBatch: number;
   private readonly maxBatchDelayMs: number;
   private readonly maxQueued: number;
-  private readonly onCommitFailure: (error: unknown, committedSeq: number) => boolean;
+  private readonly onCommitFailure: (error: unknown, committedSeq: number) => boolean | 'stop';
   private readonly onCommit: ((info: CommitInfo) => void) | undefined;
   private readonly onFatal: (error: unknown) => void;
 
@@ -114,6 +119,8 @@ export class Sequencer {
   private closed = false;
   private failed = false;
   private suspended = false;
+  /** An asynchronous commit is in flight: no batch is applied until it returns. */
+  private committing = false;
 
   constructor(options: SequencerOptions) {
     const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
@@ -199,6 +206,22 @@ export class Sequencer {
     });
   }
 
+  /**
+   * This writer may no longer write (a leader that lost its lead): new and waiting commands are
+   * refused with SERVICE_UNAVAILABLE at once; a commit in flight still settles its batch as the
+   * store answers. Resolves when that commit has.
+   */
+  abandon(): Promise<void> {
+    this.closed = true;
+    this.cancelSchedule();
+    const waiting = this.queue;
+    this.queue = [];
+    for (const submission of waiting) submission.settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
+    this.settledCount += waiting.length;
+    this.releaseFlushWaiters();
+    return this.flush().catch(() => undefined);
+  }
+
   /** Refuses new commands (SERVICE_UNAVAILABLE) and resolves once the pending ones are settled. */
   close(): Promise<void> {
     this.closed = true;
@@ -206,7 +229,7 @@ export class Sequencer {
   }
 
   private schedule(): void {
-    if (this.immediate !== undefined) return;
+    if (this.immediate !== undefined || this.committing) return;
     if (this.maxBatchDelayMs === 0 || this.queue.length >= this.maxBatch) {
       this.runNextTurn();
     } else if (this.timer === undefined) {
@@ -228,6 +251,8 @@ export class Sequencer {
 
   private runBatch(): void {
     this.cancelSchedule();
+    // The state may not run ahead of an unfinished commit: its outcome decides what comes next.
+    if (this.committing) return;
     let batch: Submission[];
     if (this.queue.length <= this.maxBatch) {
       batch = this.queue;
@@ -267,20 +292,44 @@ export class Sequencer {
       }
     }
 
-    let commitMs = 0;
-    if (commands.length > 0) {
-      const started = process.hrtime.bigint();
-      try {
-        this.store.appendBatch(commands, rows);
-      } catch (error) {
+    if (commands.length === 0) {
+      this.settleBatch(batch, outcomes, { size: 0, commitMs: 0, commands, rows, results }, seq, ts);
+      return;
+    }
+    const started = process.hrtime.bigint();
+    const commitMs = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+    let committing: void | Promise<void>;
+    try {
+      committing = this.store.appendBatch(commands, rows);
+    } catch (error) {
+      this.commitFailed(error, batch);
+      return;
+    }
+    if (committing === undefined) {
+      this.settleBatch(batch, outcomes, { size: commands.length, commitMs: commitMs(), commands, rows, results }, seq, ts);
+      return;
+    }
+    this.committing = true;
+    committing.then(
+      () => {
+        this.committing = false;
+        this.settleBatch(batch, outcomes, { size: commands.length, commitMs: commitMs(), commands, rows, results }, seq, ts);
+        if (this.queue.length > 0) this.schedule();
+      },
+      (error: unknown) => {
+        this.committing = false;
         this.commitFailed(error, batch);
-        return;
-      }
-      commitMs = Number(process.hrtime.bigint() - started) / 1e6;
+      },
+    );
+  }
+
+  /** The batch is durable (or held no accepted command): answers its submitters, then the subscribers. */
+  private settleBatch(batch: Submission[], outcomes: Outcome[], info: CommitInfo, seq: number, ts: number): void {
+    const { commands } = info;
+    if (commands.length > 0) {
       this.committedSeq = seq;
       this.committedTs = ts;
     }
-
     // Rejections wait for the commit too: they were decided on state that includes this batch.
     for (let i = 0; i < batch.length; i++) batch[i].settle(outcomes[i]);
     this.settledCount += batch.length;
@@ -288,7 +337,7 @@ export class Sequencer {
 
     if (commands.length > 0 && this.onCommit !== undefined) {
       try {
-        this.onCommit({ size: commands.length, commitMs, commands, rows, results });
+        this.onCommit(info);
       } catch (error) {
         // The batch is durable, but what follows a commit (streams, read models) is now behind.
         this.fail(error, []);
@@ -335,12 +384,16 @@ export class Sequencer {
    * see) and writes are suspended; otherwise the sequencer stops.
    */
   private commitFailed(error: unknown, batch: Submission[]): void {
-    let waitForSpace: boolean;
+    let waitForSpace: boolean | 'stop';
     try {
       waitForSpace = this.onCommitFailure(error, this.committedSeq);
     } catch (rollbackError) {
       const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
       this.fail(new Error(`a commit failed (${why(error)}) and the state could not be brought back to the journal: ${why(rollbackError)}`, { cause: rollbackError }), batch);
+      return;
+    }
+    if (waitForSpace === 'stop') {
+      this.stepAside(batch);
       return;
     }
     if (!waitForSpace) {
@@ -354,6 +407,17 @@ export class Sequencer {
     for (const submission of batch) submission.settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
     for (const submission of waiting) submission.settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
     this.settledCount += batch.length + waiting.length;
+    this.releaseFlushWaiters();
+  }
+
+  /** The store refused `batch` whole (nothing of it committed): this writer takes no more commands. */
+  private stepAside(batch: Submission[]): void {
+    this.closed = true;
+    this.cancelSchedule();
+    const refused = [...batch, ...this.queue];
+    this.queue = [];
+    for (const submission of refused) submission.settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
+    this.settledCount += refused.length;
     this.releaseFlushWaiters();
   }
 

@@ -5,10 +5,11 @@ import type { AssetKind, UserType } from '../core/types.js';
  * each module's part under its name. Maps become arrays sorted by key, bigints decimal strings,
  * books their orders in priority order. Equal states give equal text, hence equal hashes.
  *
- * 4: the spot part holds the rate-limit settings of the trading config. 3: one part per module,
- * as today, without them. 1 and 2 were flat. All are still read, see snapshot-upgrade.ts.
+ * 5: a `listenKeys` part (listenKeys became journaled state). 4: the spot part holds the
+ * rate-limit settings of the trading config. 3: one part per module, without them. 1 and 2 were
+ * flat. All are still read, see snapshot-upgrade.ts.
  */
-export const IMAGE_VERSION = 4;
+export const IMAGE_VERSION = 5;
 
 export interface LedgerImage {
   counters: { nextUserId: number; nextAccountId: number; nextFlowId: number };

@@ -1,5 +1,5 @@
 import { attoToUnits, formatUnits, parseSignedDecimal } from '../core/decimal.js';
-import type { Store } from '../store/store.js';
+import type { FlowSum, SyncJournal } from '../store/store.js';
 import type { ExchangeCore } from './exchange-core.js';
 import { recover } from './recovery.js';
 import { stateHash } from './snapshot.js';
@@ -30,7 +30,16 @@ export interface VerifyReport {
  * withdrawals; every account's balance equals the sum of its flow rows. With `replay`, also a
  * fresh replay of the whole journal must reach the current state hash.
  */
-export function verifyLedger(core: ExchangeCore, history: Store, now: number, options: { replay?: boolean } = {}): VerifyReport {
+export function verifyLedger(core: ExchangeCore, history: SyncJournal & { flowSums(): FlowSum[] }, now: number, options: { replay?: boolean } = {}): VerifyReport {
+  const replayed = options.replay === true ? recover(history, { ignoreSnapshots: true, deriveRows: false }).core : undefined;
+  return checkLedger(core, history.flowSums(), now, replayed);
+}
+
+/**
+ * `verifyLedger` on inputs gathered by the caller: `flowSums` read at the state `core` holds and,
+ * for the replay check, `replayed`, the state a fresh replay of the whole journal reached at the same seq.
+ */
+export function checkLedger(core: ExchangeCore, flowSums: readonly FlowSum[], now: number, replayed?: ExchangeCore): VerifyReport {
   const ledger = core.ledger;
   const details: VerifyDetail[] = [];
   let ok = true;
@@ -49,20 +58,20 @@ export function verifyLedger(core: ExchangeCore, history: Store, now: number, op
     }
     details.push(detail);
   }
-  const flowSums = new Map<string, bigint>();
-  for (const sum of history.flowSums()) {
+  const sums = new Map<string, bigint>();
+  for (const sum of flowSums) {
     const precision = ledger.assets.get(sum.asset)?.precision ?? 18;
     const atto = parseSignedDecimal(sum.sum);
     if (atto === null) throw new Error(`flow sum ${sum.sum} is not a decimal`);
     const atoms = attoToUnits(atto, precision);
     if (atoms === null) throw new Error(`flow sum ${sum.sum} has more decimals than ${sum.asset} holds`);
-    flowSums.set(`${sum.accountId}:${sum.asset}`, atoms);
+    sums.set(`${sum.accountId}:${sum.asset}`, atoms);
   }
   for (const account of ledger.accounts.values()) {
     for (const [asset, balance] of account.balances) {
       const key = `${account.accountId}:${asset}`;
-      const flows = flowSums.get(key) ?? 0n;
-      flowSums.delete(key);
+      const flows = sums.get(key) ?? 0n;
+      sums.delete(key);
       const total = balance.free + balance.locked;
       if (flows !== total) {
         ok = false;
@@ -77,7 +86,7 @@ export function verifyLedger(core: ExchangeCore, history: Store, now: number, op
       }
     }
   }
-  for (const [key, flows] of flowSums) {
+  for (const [key, flows] of sums) {
     if (flows === 0n) continue;
     ok = false;
     const [accountId, asset] = key.split(':');
@@ -90,9 +99,9 @@ export function verifyLedger(core: ExchangeCore, history: Store, now: number, op
     details.push({ ...check.detail, mismatch: 'locked balance differs from what is reserved' });
   }
   const report: VerifyReport = { ok, checkedAt: now, details };
-  if (options.replay === true) {
+  if (replayed !== undefined) {
     const current = stateHash(core);
-    const replayHash = stateHash(recover(history, { ignoreSnapshots: true, deriveRows: false }).core);
+    const replayHash = stateHash(replayed);
     report.replay = { ok: current === replayHash, stateHash: current, replayHash };
     if (!report.replay.ok) report.ok = false;
   }

@@ -165,62 +165,86 @@ export interface WebhookEventQuery {
   limit: number;
 }
 
-export interface Store {
+/** A value now (SQLite) or once the database answers (PostgreSQL): callers `await` it either way. */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The journal as the one writer and recovery use it. `lastSeq`, `lastTs` and `projectedSeq` are
+ * the store's own counters (no round-trip); a PostgreSQL store reads them at open and after each
+ * commit of its own.
+ */
+export interface Journal {
   /** Sequence number of the last journaled command; 0 when the journal is empty. */
   lastSeq(): number;
   /** Time stamp of the last journaled command; 0 when the journal is empty. */
   lastTs(): number;
   /**
    * Commits the commands (whose seqs must continue `lastSeq()` without a gap), with the rows they
-   * derived or with those rows queued for a later write; throws, writing nothing, when the commit fails.
+   * derived or with those rows queued for a later write; throws (or rejects), writing nothing,
+   * when the commit fails. A write is acknowledged only once this has returned (resolved).
    */
-  appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): void;
+  appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): Awaitable<void>;
   /** The last command whose derived rows are in the tables (≤ `lastSeq()`). */
   projectedSeq(): number;
   /** Queues `rows`, derived again by the commands after `projectedSeq()`, in place of any queued before. */
   resetPendingRows(rows: DerivedRows): void;
+  /** Stores a snapshot and drops all but the latest two. */
+  saveSnapshot(snapshot: Snapshot): Awaitable<void>;
+}
+
+/** The journal read synchronously, as the SQLite store does: what the synchronous recovery needs. */
+export interface SyncJournal extends Journal {
+  appendBatch(commands: readonly StampedCommand[], rows: DerivedRows): void;
+  saveSnapshot(snapshot: Snapshot): void;
   /**
    * Journaled commands with seq > afterSeq, in seq order, read `batchSize` rows at a time (for
    * replay: the store takes no writes while the iteration is inside a page).
    */
   readJournal(afterSeq: number, batchSize?: number): Iterable<StampedCommand>;
-  /** Stores a snapshot and drops all but the latest two. */
-  saveSnapshot(snapshot: Snapshot): void;
   loadLatestSnapshot(): Snapshot | undefined;
+}
 
-  getOrder(accountId: number, orderId: number): OrderRow | undefined;
+/** History: the read-model tables. Every answer is the same on both stores, rows and order alike. */
+export interface History {
+  getOrder(accountId: number, orderId: number): Awaitable<OrderRow | undefined>;
   /** The newest `limit` matching orders, oldest first. */
-  listOrders(query: OrderQuery): OrderRow[];
+  listOrders(query: OrderQuery): Awaitable<OrderRow[]>;
   /**
    * fromId only: ids < fromId, descending; toId only: ids > toId, ascending; both: between them,
    * descending; neither: the most recent, descending.
    */
-  listTrades(query: TradeQuery): TradeRow[];
-  /** Every trade once (its buyer's row), by trade id, after `afterTradeId`: for rebuilding market data. */
-  readTrades(afterTradeId: number, pageSize?: number): Iterable<TradeRow>;
+  listTrades(query: TradeQuery): Awaitable<TradeRow[]>;
   /** Only endFlowId: the first `limit` above it; otherwise the newest `limit`; oldest first. */
-  listFlows(query: FlowQuery): FlowRow[];
+  listFlows(query: FlowQuery): Awaitable<FlowRow[]>;
   /** fromId: the first `limit` above it; otherwise the newest `limit`; oldest first. */
-  listDeposits(query: FundingQuery): DepositRow[];
+  listDeposits(query: FundingQuery): Awaitable<DepositRow[]>;
   /** As `listDeposits`. */
-  listWithdrawals(query: FundingQuery): WithdrawalRow[];
-  getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined;
+  listWithdrawals(query: FundingQuery): Awaitable<WithdrawalRow[]>;
+  getWithdrawal(accountId: number, key: WithdrawalKey): Awaitable<WithdrawalRow | undefined>;
   /** B21: one page of matches and how many match in all. */
-  listFundingRecords(query: FundingRecordQuery): { total: number; rows: FundingRecordRow[] };
-  getFundingRecord(txId: number): FundingRecordRow | undefined;
+  listFundingRecords(query: FundingRecordQuery): Awaitable<{ total: number; rows: FundingRecordRow[] }>;
+  getFundingRecord(txId: number): Awaitable<FundingRecordRow | undefined>;
   /** B34: one page of B33 objects and how many match in all. */
-  listPaymentOrders(query: PaymentOrderQuery): { total: number; rows: Record<string, unknown>[] };
+  listPaymentOrders(query: PaymentOrderQuery): Awaitable<{ total: number; rows: Record<string, unknown>[] }>;
   /** B33: the order's object, if it is the user's. */
-  getPaymentOrder(userId: number, orderId: number): Record<string, unknown> | undefined;
+  getPaymentOrder(userId: number, orderId: number): Awaitable<Record<string, unknown> | undefined>;
   /** B37: the user's webhooks in these statuses, newest first. */
-  listWebhooks(userId: number, statuses: readonly number[]): WebhookRow[];
+  listWebhooks(userId: number, statuses: readonly number[]): Awaitable<WebhookRow[]>;
   /** B40: one page of events with their last attempts, and how many match in all. */
-  listWebhookEvents(query: WebhookEventQuery): { total: number; rows: WebhookEventRow[] };
-  getWebhookEvent(eventId: string): WebhookEventRow | undefined;
+  listWebhookEvents(query: WebhookEventQuery): Awaitable<{ total: number; rows: WebhookEventRow[] }>;
+  getWebhookEvent(eventId: string): Awaitable<WebhookEventRow | undefined>;
   /** The exact body a delivery sends. */
-  webhookPayload(eventId: string): string | undefined;
+  webhookPayload(eventId: string): Awaitable<string | undefined>;
   /** Sum of every flow's `change` per account and asset, ordered by account then asset. */
-  flowSums(): FlowSum[];
+  flowSums(): Awaitable<FlowSum[]>;
+  /** Every trade once (its buyer's row), by trade id, after `afterTradeId`: for rebuilding market data. */
+  readTrades(afterTradeId: number, pageSize?: number): Iterable<TradeRow> | AsyncIterable<TradeRow>;
+}
 
-  close(): void;
+/** The whole store: SQLite (`store/sqlite/`) or PostgreSQL (`store/postgres/`). */
+export interface Store extends Journal, History {
+  /** Journaled commands with seq > afterSeq, in seq order, read `batchSize` rows at a time. */
+  readJournal(afterSeq: number, batchSize?: number): Iterable<StampedCommand> | AsyncIterable<StampedCommand>;
+  loadLatestSnapshot(): Awaitable<Snapshot | undefined>;
+  close(): Awaitable<void>;
 }

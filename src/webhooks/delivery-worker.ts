@@ -4,7 +4,7 @@ import type { CommitSubscriber } from '../exchange/commit-subscribers.js';
 import type { ExchangeCore } from '../exchange/exchange-core.js';
 import type { CommitInfo } from '../exchange/sequencer.js';
 import type { OutboxEvent, Webhook } from '../payments/webhooks.js';
-import type { Store } from '../store/store.js';
+import type { Awaitable, Store } from '../store/store.js';
 import { DueQueue } from './due-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './sender.js';
 import { signBody } from './signature.js';
@@ -179,18 +179,13 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     const { options } = this;
     const payload = this.bodies.get(event.eventId) ?? options.history.webhookPayload(event.eventId);
     if (payload === undefined) return; // its row is committed with it; absent only if purged meanwhile
+    // The event and its URL slot are taken before a stored body is awaited (PostgreSQL answers
+    // later): no second attempt of the event starts meanwhile, and its object's next event stays
+    // behind it, as it is not the object's head until this one ends.
     const url = webhook.url;
     this.inFlight.add(event.eventId);
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
     if (event.queued) this.objectOf.set(event.eventId, [event.webhookId, event.objectId]);
-    const attempt = event.attempts + 1;
-    const body = Buffer.from(payload, 'utf8');
-    const timeoutMs = options.core.payments.config.webhook.timeoutMs;
-    let signature = this.signatures.get(event.eventId);
-    if (signature === undefined) {
-      signature = this.sign(payload);
-      this.signatures.set(event.eventId, signature);
-    }
     // The URL's slot frees once the reply is in: the outcome's commit is not a request to the URL.
     let slotFreed = false;
     const freeSlot = (): void => {
@@ -198,40 +193,56 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       slotFreed = true;
       this.freeSlot(url);
     };
-    void signature
-      .then((signature) =>
-        options.send({
-          url,
-          body,
-          headers: {
-            'Content-Type': 'application/json; charset=utf-8',
-            'User-Agent': 'Bourse-Webhooks/1',
-            'X-BH-Webhook-Id': webhook.webhookId,
-            'X-BH-Event-Id': event.eventId,
-            'X-BH-Event-Type': event.eventType,
-            'X-BH-Delivery-Attempt': String(attempt),
-            'X-BH-Timestamp': String(now),
-            signature,
-          },
-          timeoutMs,
-          blockPrivateTargets: !options.sandbox,
-        }),
-      )
-      .then((outcome) => {
+    void this.deliver(event, webhook, now, payload, freeSlot).then(
+      (made) => {
         freeSlot();
-        this.pump();
-        // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
-        return this.running ? options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url, time: now, ...outcome }) : undefined;
-      })
-      .then(
-        () => this.finished(event.eventId),
-        (error: unknown) => {
-          // Not recorded, so not counted: the same attempt goes again later, not at once in a loop.
-          options.onError?.(error);
-          freeSlot();
-          this.finished(event.eventId, options.clock() + UNRECORDED_RETRY_MS);
-        },
-      );
+        this.finished(event.eventId, made ? undefined : 'never');
+      },
+      (error: unknown) => {
+        // Not recorded, so not counted: the same attempt goes again later, not at once in a loop.
+        options.onError?.(error);
+        freeSlot();
+        this.finished(event.eventId, options.clock() + UNRECORDED_RETRY_MS);
+      },
+    );
+  }
+
+  /**
+   * Sends one attempt and submits its outcome; false when it was not made: its stored body is
+   * gone (purged while it was read) or the worker stopped meanwhile (made again after the restart).
+   */
+  private async deliver(event: OutboxEvent, webhook: Webhook, now: number, stored: Awaitable<string | undefined>, freeSlot: () => void): Promise<boolean> {
+    const { options } = this;
+    const payload = await stored;
+    if (payload === undefined || !this.running) return false;
+    let signature = this.signatures.get(event.eventId);
+    if (signature === undefined) {
+      signature = this.sign(payload);
+      // Kept for the next attempts only while the event is pending: its end (seen in a commit) clears it.
+      if (options.core.webhooks.pendingEvent(event.eventId) !== undefined) this.signatures.set(event.eventId, signature);
+    }
+    const attempt = event.attempts + 1;
+    const outcome = await options.send({
+      url: webhook.url,
+      body: Buffer.from(payload, 'utf8'),
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'User-Agent': 'Bourse-Webhooks/1',
+        'X-BH-Webhook-Id': webhook.webhookId,
+        'X-BH-Event-Id': event.eventId,
+        'X-BH-Event-Type': event.eventType,
+        'X-BH-Delivery-Attempt': String(attempt),
+        'X-BH-Timestamp': String(now),
+        signature: await signature,
+      },
+      timeoutMs: options.core.payments.config.webhook.timeoutMs,
+      blockPrivateTargets: !options.sandbox,
+    });
+    freeSlot();
+    this.pump();
+    // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
+    if (this.running) await options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url: webhook.url, time: now, ...outcome });
+    return true;
   }
 
   /** One attempt to the URL has its reply (or none will come): the first parked event still ready takes the slot. */
@@ -256,13 +267,17 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     else if (waiting.head > 1024 && waiting.head * 2 > waiting.ids.length) this.parked.set(url, { ids: waiting.ids.slice(waiting.head), head: 0 });
   }
 
-  /** The attempt's outcome has committed (or, with `retryAt`, could not be): the event may be tried again when due. */
-  private finished(eventId: string, retryAt?: number): void {
+  /**
+   * The attempt's outcome has committed (or, with `retryAt`, could not be): the event may be tried
+   * again when due. `'never'`: no attempt was made and none is queued (as for a body found missing
+   * before the attempt began); a later change of the event queues it again.
+   */
+  private finished(eventId: string, retryAt?: number | 'never'): void {
     this.inFlight.delete(eventId);
     if (retryAt === undefined) {
       // A failed attempt's event is due again later; its reschedule row queued it already.
       this.consider(eventId);
-    } else {
+    } else if (retryAt !== 'never') {
       this.queuedAt.set(eventId, retryAt);
       this.due.push(retryAt, eventId);
     }

@@ -28,7 +28,9 @@ export function publicKeyFingerprint(publicKeyBase64: string): string {
  * restarting rotates the key. A file that is not an RSA private key stops the start, since every
  * receiver verifies with the public key it was given.
  */
-export function resolveWebhookKey(dataDir: string): WebhookKey {
+export function resolveWebhookKey(dataDir: string, pem?: string): WebhookKey {
+  // BOURSE_WEBHOOK_KEY: every node of a deployment signs with the same key (docs/deployment.md "Settings").
+  if (pem !== undefined) return webhookKeyOf(pem, 'BOURSE_WEBHOOK_KEY', false);
   const file = path.join(dataDir, WEBHOOK_KEY_FILE);
   let generated = false;
   if (!existsSync(file)) {
@@ -38,8 +40,17 @@ export function resolveWebhookKey(dataDir: string): WebhookKey {
   } else if ((statSync(file).mode & 0o077) !== 0) {
     chmodSync(file, 0o600);
   }
-  const privateKey = createPrivateKey(readFileSync(file));
-  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error(`${file} is not an RSA private key`);
+  return webhookKeyOf(readFileSync(file), file, generated);
+}
+
+function webhookKeyOf(pem: string | Buffer, source: string, generated: boolean): WebhookKey {
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(pem);
+  } catch {
+    throw new Error(`${source} is not a private key in PEM`);
+  }
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new Error(`${source} is not an RSA private key`);
   const publicKeyBase64 = createPublicKey(privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
   return { privateKey, publicKeyBase64, generated };
 }

@@ -4,6 +4,7 @@ import { endpointPaths, type SecurityType } from '../../src/api/endpoint.js';
 import { areaAEndpoints } from '../../src/api/registry.js';
 import { ListenKeys } from '../../src/api/ws/listen-keys.js';
 import { ERRORS } from '../../src/core/errors.js';
+import { ExchangeCore } from '../../src/exchange/exchange-core.js';
 import { request } from '../support/clients.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -36,7 +37,7 @@ const SIGNING: Record<SecurityType, 'required' | 'optional' | 'none'> = {
   WITHDRAW: 'required',
 };
 
-const listenKeys = new ListenKeys({ ttlMs: () => DEFAULT_RATE_LIMITS.listenKeyTtlMs, clock: Date.now });
+const listenKeys = new ListenKeys({ core: new ExchangeCore(), clock: Date.now });
 listenKeys.stop();
 const endpoints = areaAEndpoints(DEFAULT_RATE_LIMITS, listenKeys);
 

@@ -77,6 +77,14 @@ function tradeProblems(acked: AckedOrder, trades: Map<string, TradeRecord>): str
   return problems;
 }
 
+/** A row stored twice (a batch applied twice) shows as an id listed twice. */
+function listedTwice(ids: readonly string[], what: string, source: string): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const id of ids) (seen.has(id) ? twice : seen).add(id);
+  return [...twice].map((id) => `${what} ${id} is listed more than once in ${source}`);
+}
+
 async function inPool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -88,7 +96,8 @@ async function inPool<T>(items: readonly T[], concurrency: number, work: (item: 
 /**
  * Every acknowledged order and trade of the log, looked up on the server at `url`: orders in the
  * open and history lists, trades in myTrades, and the orders acknowledged in `round` also one by
- * one (A13). Returns one line per problem; none means nothing acknowledged was lost.
+ * one (A13); and no order or trade listed twice. Returns one line per problem; none means nothing
+ * acknowledged was lost.
  */
 export async function findLostAcknowledgements(url: string, traders: readonly Trader[], log: AckLog, round: number): Promise<string[]> {
   const problems: string[] = [...log.conflicts];
@@ -96,9 +105,13 @@ export async function findLostAcknowledgements(url: string, traders: readonly Tr
     const client = new SpotClient(url, trader.apiKey, trader.secretKey);
     const listed = new Map<string, OrderRecord>();
     for (const path of ['/openapi/v1/openOrders', '/openapi/v1/historyOrders']) {
-      for (const record of await listAllOrders(client, path)) listed.set(record.orderId, record);
+      const records = await listAllOrders(client, path);
+      problems.push(...listedTwice(records.map((record) => record.orderId), `${trader.name} order`, path));
+      for (const record of records) listed.set(record.orderId, record);
     }
-    const trades = new Map((await listAllTrades(client)).map((trade) => [trade.id, trade]));
+    const tradeList = await listAllTrades(client);
+    problems.push(...listedTwice(tradeList.map((trade) => trade.id), `${trader.name} trade`, 'myTrades'));
+    const trades = new Map(tradeList.map((trade) => [trade.id, trade]));
     const acked = [...log.orders.values()].filter((order) => order.trader === trader.name);
     for (const order of acked) problems.push(...orderProblems(order, listed.get(order.orderId), 'the order lists'), ...tradeProblems(order, trades));
     await inPool(

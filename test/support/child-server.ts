@@ -38,6 +38,8 @@ export interface ChildServerOptions {
 
 export interface ChildServer {
   url: string;
+  /** The process id, for signals that are not an end (SIGSTOP, SIGCONT). */
+  pid: number;
   adminToken: string;
   demo: DemoCredentials;
   /** Milliseconds from spawn to `/health` answering. */
@@ -54,6 +56,10 @@ export interface ChildServer {
   loggedLine(msg: string, timeoutMs?: number): Promise<LogLine>;
   /** Lines of stdout that are not JSON log lines ("SIGTERM: draining", the admin token notice). */
   plainLines: readonly string[];
+  /** The exit, whenever it comes (a crash included), once the output is read to its end. */
+  exited: Promise<ChildExit>;
+  /** The last lines of stderr, which say why a process crashed. */
+  stderrTail: readonly string[];
 }
 
 /** The environment of the parent minus anything that would configure Bourse behind the test's back. */
@@ -140,10 +146,12 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   try {
     const url = await Promise.race([announced, failure]);
     await Promise.race([waitForHealth(url, deadline), failure]);
-    const adminToken = readFileSync(path.join(options.dataDir, 'admin-token'), 'utf8').trim();
-    const demo = JSON.parse(readFileSync(path.join(options.dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+    // A token given in the environment is not written to the data directory.
+    const adminToken = options.env?.BOURSE_ADMIN_TOKEN ?? readFileSync(path.join(options.dataDir, 'admin-token'), 'utf8').trim();
+    const demo = await Promise.race([demoCredentials(options.dataDir, deadline), failure]);
     return {
       url,
+      pid: child.pid as number,
       adminToken,
       demo,
       startMs: performance.now() - startedAt,
@@ -155,6 +163,8 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
         return line() as LogLine;
       },
       plainLines,
+      exited,
+      stderrTail,
     };
   } catch (error) {
     await kill('SIGKILL');
@@ -162,6 +172,25 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A node that learns the demo user from another node's journal (a follower of a cluster) writes
+ * the file once it has replayed that far, which may come after it serves: it is read once whole.
+ */
+async function demoCredentials(dataDir: string, deadline: number): Promise<DemoCredentials> {
+  const file = path.join(dataDir, 'demo-credentials.json');
+  const read = (): DemoCredentials | undefined => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    } catch {
+      // Not there yet, or caught between its creation and its one write.
+      return undefined;
+    }
+  };
+  return vi.waitUntil(read, { timeout: Math.max(0, deadline - performance.now()), interval: 20 }).catch(() => {
+    throw new Error(`${file} was not written in time`);
+  });
 }
 
 /**

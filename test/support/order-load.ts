@@ -18,6 +18,12 @@ export interface LoadOptions {
   seed: number;
   round: number;
   log: AckLog;
+  /**
+   * With it, every new order carries the client id `<prefix>-<loop>-<n>`, unique per load: an order
+   * the server receives twice (a write resent after a takeover) is then refused with -1141 instead
+   * of being placed twice, and shows in `errorAnswers`.
+   */
+  clientOrderIdPrefix?: string;
 }
 
 export interface LoadOutcome {
@@ -91,7 +97,8 @@ function send(client: SpotClient, action: Action): Promise<HttpAnswer> {
   }
 }
 
-function isErrorBody(body: unknown): body is { code: number; msg: string } {
+/** An error answer of area A: `{code, msg}`. */
+export function isErrorBody(body: unknown): body is { code: number; msg: string } {
   return typeof body === 'object' && body !== null && typeof (body as { code: unknown }).code === 'number' && typeof (body as { msg: unknown }).msg === 'string';
 }
 
@@ -129,8 +136,9 @@ export function startOrderLoad(options: LoadOptions): Load {
     const client = new SpotClient(options.url, trader.apiKey, trader.secretKey);
     const random = seededRandom(options.seed * 1000 + index);
     const open: string[] = [];
-    while (!stopped) {
+    for (let n = 1; !stopped; n++) {
       const action = nextAction(random, open);
+      if (action.kind === 'place' && options.clientOrderIdPrefix !== undefined) action.params.newClientOrderId = `${options.clientOrderIdPrefix}-${index}-${n}`;
       let answer: HttpAnswer;
       outcome.requests++;
       try {

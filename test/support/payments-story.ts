@@ -72,8 +72,8 @@ export function flowMark(s: PaymentsStory): number {
 }
 
 /** Flow rows of D or FEE in an asset after `mark`, oldest first, as `[flowType, change, total]` (as `flowRows`). */
-export function systemFlows(s: PaymentsStory, which: SystemAccount, asset: string, mark: number): string[][] {
-  const rows = s.t.server.exchange.history.listFlows({ accountId: systemAccountId(s, which), asset, endFlowId: mark, limit: 1000 });
+export async function systemFlows(s: PaymentsStory, which: SystemAccount, asset: string, mark: number): Promise<string[][]> {
+  const rows = await s.t.server.exchange.history.listFlows({ accountId: systemAccountId(s, which), asset, endFlowId: mark, limit: 1000 });
   return rows.map((f) => [FLOW_NAMES.get(f.flowType) ?? String(f.flowType), f.change, f.total]);
 }
 

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
+import { createDatabase, dropDatabase, postgresServerUrl, withDatabase } from './postgres.js';
 
 /** Both placements of the core (BOURSE_CORE_THREAD), for suites that must hold for each. */
 export const CORE_THREADS = ['inline', 'worker'] as const;
@@ -13,14 +15,32 @@ export interface TestServer {
   dataDir: string;
   adminToken: string;
   demo: DemoCredentials;
+  /** What the server was started with: `startServer(env)` starts it again on the same data (and store). */
+  env: Record<string, string>;
   /** Closes the server and removes its data directory. */
   stop(): Promise<void>;
+}
+
+/**
+ * The store a test server runs on unless its `env` names one: `BOURSE_TEST_STORE=postgres` (the
+ * vitest project that runs the stories again on PostgreSQL) gives each server a fresh database of
+ * its own on the tests' PostgreSQL, dropped when the server stops.
+ */
+async function defaultStore(env: Record<string, string>): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (process.env.BOURSE_TEST_STORE !== 'postgres' || env.BOURSE_DB !== undefined) return { env: {}, drop: () => Promise.resolve() };
+  const serverUrl = postgresServerUrl();
+  const name = `bourse_s_${randomBytes(6).toString('hex')}`;
+  await createDatabase(serverUrl, name);
+  // One node alone: it leads, and no other node ever needs its address.
+  return { env: { BOURSE_DB: withDatabase(serverUrl, name), BOURSE_NODE_URL: 'http://127.0.0.1:1' }, drop: () => dropDatabase(serverUrl, name) };
 }
 
 /** A real Bourse on port 0 with a fresh data directory and the demo data. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.BOURSE_DATA ?? mkdtempSync(path.join(tmpdir(), 'bourse-test-'));
-  const server = await startServer({ PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0', ...env });
+  const store = await defaultStore(env);
+  const serverEnv = { PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0', ...store.env, ...env };
+  const server = await startServer(serverEnv);
   const adminToken = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
   return {
@@ -29,8 +49,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     adminToken,
     demo,
+    env: serverEnv,
     async stop() {
       await server.close();
+      await store.drop();
       if (env.BOURSE_DATA === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };

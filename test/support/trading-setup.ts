@@ -26,11 +26,17 @@ async function adminCall<T>(admin: AdminClient, method: string, path: string, bo
   return answer.body as T;
 }
 
+/** A trader with the ids the operator API names it by. */
+export interface FundedTrader extends Trader {
+  userId: string;
+  accountId: string;
+}
+
 /** A second user, made and funded through the operator API like any operator would. */
-export async function createFundedTrader(url: string, adminToken: string, name: string, funds: readonly [string, string][]): Promise<Trader> {
+export async function createFundedTrader(url: string, adminToken: string, name: string, funds: readonly [string, string][]): Promise<FundedTrader> {
   const admin = new AdminClient(url, adminToken);
   const user = await adminCall<{ userId: string; accountId: string }>(admin, 'POST', '/users', { email: `${name}@bourse.test` });
   const key = await adminCall<{ apiKey: string; secretKey: string }>(admin, 'POST', `/users/${user.userId}/api-keys`, { label: name });
   for (const [asset, amount] of funds) await adminCall(admin, 'POST', '/deposits', { accountId: user.accountId, asset, amount });
-  return { name, apiKey: key.apiKey, secretKey: key.secretKey };
+  return { name, apiKey: key.apiKey, secretKey: key.secretKey, userId: user.userId, accountId: user.accountId };
 }

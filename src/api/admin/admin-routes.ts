@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BourseError } from '../../core/errors.js';
+import type { ClusterNodes } from './cluster-endpoints.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { SecretBox } from '../auth/secret-box.js';
@@ -19,6 +20,9 @@ export interface OperatorDeps {
   secretBox: SecretBox;
   /** docs/webhooks.md "Verifying the signature", for the webhook debugger; "" in apps built without the key. */
   webhookPublicKey?: string;
+  /** O28's nodes: the deployment's (PostgreSQL) or, when absent, this server alone at `selfUrl`. */
+  cluster?: ClusterNodes;
+  selfUrl?: () => string;
 }
 
 function digest(text: string): Buffer {

@@ -38,8 +38,8 @@ export function webhookOperatorEndpoints(exchange: Exchange, publicKey: string):
           limit: Q.withDefault(Q.integer({ max: MAX_EVENTS, description: '0 = the default' }), DEFAULT_EVENTS),
         },
       },
-      handler: ({ query }) => {
-        const { total, rows } = exchange.history.listWebhookEvents({
+      handler: async ({ query }) => {
+        const { total, rows } = await exchange.history.listWebhookEvents({
           // 0 is every user, as absent is; a limit of 0 is the default one.
           userId: query.userId === 0 ? undefined : query.userId,
           webhookId: query.webhookId,

@@ -23,9 +23,12 @@ const GROUP_OTHER_BITS = 0o077;
 const VERSION = 'v1';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Opens the box of `dataDir`, creating its key (mode 0600) on first use. */
-export function openSecretBox(dataDir: string): SecretBox {
-  const key = loadOrCreateKey(join(dataDir, KEY_FILE));
+/**
+ * Opens the box of `dataDir`, creating its key (mode 0600) on first use; with `key`
+ * (BOURSE_SECRET_KEY, shared by every node of a deployment), that key instead of the file's.
+ */
+export function openSecretBox(dataDir: string, key: Buffer = dataDirSecretKey(dataDir)): SecretBox {
+  if (key.length !== KEY_BYTES) throw new RangeError(`a secret-sealing key is ${KEY_BYTES} bytes, not ${key.length}`);
   return {
     seal(plain: string): string {
       const iv = randomBytes(IV_BYTES);
@@ -57,6 +60,11 @@ export function openSecretBox(dataDir: string): SecretBox {
 function decodeBase64(text: string): Buffer {
   if (!BASE64.test(text) || text.length % 4 !== 0) throw new Error('sealed secret: unknown format');
   return Buffer.from(text, 'base64');
+}
+
+/** `<dataDir>/secret.key`, made (mode 0600) on first use: the key of `openSecretBox(dataDir)`. */
+export function dataDirSecretKey(dataDir: string): Buffer {
+  return loadOrCreateKey(join(dataDir, KEY_FILE));
 }
 
 function loadOrCreateKey(path: string): Buffer {

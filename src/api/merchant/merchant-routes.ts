@@ -68,7 +68,7 @@ export function registerMerchantRoutes(app: FastifyInstance, endpoints: readonly
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const headers: Record<string, string> = {};
       try {
-        const ip = normalizePeerAddress(request.socket.remoteAddress ?? '');
+        const ip = normalizePeerAddress(request.ip);
         const { rawQuery, rawBodyBytes } = rawParts(request);
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const contentType = request.headers['content-type'];

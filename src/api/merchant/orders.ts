@@ -155,20 +155,20 @@ async function confirm(ctx: MerchantContext): Promise<unknown> {
 }
 
 /** B33: the order's object as its last committed state wrote it. */
-export function orderDetailOf(ctx: MerchantContext, orderId: number, kind: OrderKindName | undefined): Record<string, unknown> {
+export async function orderDetailOf(ctx: MerchantContext, orderId: number, kind: OrderKindName | undefined): Promise<Record<string, unknown>> {
   const userId = ctx.userId === 0 ? (ctx.exchange.core.payments.state.orders.get(orderId)?.userId ?? -1) : ctx.userId;
-  const detail = ctx.exchange.history.getPaymentOrder(userId, orderId);
+  const detail = await ctx.exchange.history.getPaymentOrder(userId, orderId);
   if (detail === undefined || (kind !== undefined && detail.orderType !== kind)) refuse('ORDER_NOT_EXIST', `Order ${orderId} does not exist`);
   return detail;
 }
 
-function detail(ctx: MerchantContext): unknown {
+function detail(ctx: MerchantContext): Promise<unknown> {
   return orderDetailOf(ctx, orderIdParam(ctx), kindParam(ctx, false));
 }
 
 const LIST_HIDDEN = new Set(['paymentInfo', 'onRampPaymentInfo', 'offRampPaymentInfo', 'traceNumber']);
 
-function list(ctx: MerchantContext): unknown {
+async function list(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
   const paging = params.paging();
   const { startTime, endTime } = params.timeRange();
@@ -176,7 +176,7 @@ function list(ctx: MerchantContext): unknown {
   const status = params.int('orderStatus');
   const clientId = params.str('clientId', { max: 64 });
   const merchantId = params.int('merchantId', { min: 1 });
-  const { total, rows } = ctx.exchange.history.listPaymentOrders({ userId: ctx.userId, kind, status, clientId, merchantId, startTime, endTime, offset: (paging.currentPage - 1) * paging.pageSize, limit: paging.pageSize });
+  const { total, rows } = await ctx.exchange.history.listPaymentOrders({ userId: ctx.userId, kind, status, clientId, merchantId, startTime, endTime, offset: (paging.currentPage - 1) * paging.pageSize, limit: paging.pageSize });
   return { currentPage: paging.currentPage, size: paging.pageSize, total, record: rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !LIST_HIDDEN.has(key)))) };
 }
 

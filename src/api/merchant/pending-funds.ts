@@ -79,7 +79,7 @@ function transfer(ctx: MerchantContext): Promise<unknown> {
 
 const RECORD_TYPES = ['ALL', ...FUNDING_TYPES] as const;
 
-function fundingRecords(ctx: MerchantContext): unknown {
+async function fundingRecords(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
   const { startTime, endTime } = params.timeRange();
   const merchantId = params.int('merchantId', { min: 1 });
@@ -88,7 +88,7 @@ function fundingRecords(ctx: MerchantContext): unknown {
   const status = params.int('status', { max: 3 }) ?? 0;
   const clientId = params.str('clientId', { max: 64 });
   const paging = params.paging();
-  const { total, rows } = ctx.exchange.history.listFundingRecords({
+  const { total, rows } = await ctx.exchange.history.listFundingRecords({
     userId: ctx.userId,
     merchantId,
     fiat,

@@ -63,11 +63,12 @@ async function register(ctx: MerchantContext): Promise<unknown> {
   return withKey(ctx, view);
 }
 
-function list(ctx: MerchantContext): unknown {
+async function list(ctx: MerchantContext): Promise<unknown> {
   const status = ctx.params.int('status');
   if (status !== undefined && !Object.values(WEBHOOK_STATUS).includes(status as 10)) invalidParam('status', 'must be 10, 20 or 30');
   const statuses = status === undefined ? [WEBHOOK_STATUS.ACTIVE, WEBHOOK_STATUS.DISABLED] : [status];
-  return ctx.exchange.history.listWebhooks(ctx.userId, statuses).map((w) => withKey(ctx, { webhookId: w.webhookId, eventType: w.eventType as WebhookEventType, url: w.url, status: w.status }));
+  const webhooks = await ctx.exchange.history.listWebhooks(ctx.userId, statuses);
+  return webhooks.map((w) => withKey(ctx, { webhookId: w.webhookId, eventType: w.eventType as WebhookEventType, url: w.url, status: w.status }));
 }
 
 async function update(ctx: MerchantContext): Promise<unknown> {
@@ -86,7 +87,7 @@ async function remove(ctx: MerchantContext): Promise<unknown> {
   return ctx.exchange.submit({ type: 'deleteWebhook', userId: ctx.userId, webhookId });
 }
 
-function events(ctx: MerchantContext): unknown {
+async function events(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
   const webhookId = params.str('webhookId', { max: 32 });
   const eventType = params.enumOf('eventType', WEBHOOK_EVENT_TYPES);
@@ -94,7 +95,7 @@ function events(ctx: MerchantContext): unknown {
   const objectId = params.str('objectId', { max: 64 });
   const range = params.timeRange();
   const paging = params.paging();
-  const { total, rows } = ctx.exchange.history.listWebhookEvents({
+  const { total, rows } = await ctx.exchange.history.listWebhookEvents({
     userId: ctx.userId,
     webhookId,
     eventType,
@@ -115,8 +116,10 @@ export async function resendEvent(ctx: Pick<MerchantContext, 'exchange'>, userId
   const notFound = (): never => refuse('WEBHOOK_NOT_EXIST', `Event ${eventId} does not exist`);
   if (!HEX_ID.test(eventId)) notFound();
   const { exchange } = ctx;
+  // The store first, the core after it: the core is then current when the command is built, so an
+  // event that ended while the store answered travels as the store has it, not as a stale pending one.
+  const stored = await exchange.history.getWebhookEvent(eventId);
   const pending = exchange.core.webhooks.pendingEvent(eventId);
-  const stored = exchange.history.getWebhookEvent(eventId);
   const owner = pending?.userId ?? stored?.userId;
   if (owner === undefined || (userId !== 0 && owner !== userId)) notFound();
   const ended =
@@ -124,7 +127,7 @@ export async function resendEvent(ctx: Pick<MerchantContext, 'exchange'>, userId
       ? { webhookId: stored.webhookId, userId: stored.userId, eventType: stored.eventType as WebhookEventType, objectId: stored.objectId, objectStatus: stored.objectStatus, attempts: stored.attempts, createTime: stored.createTime }
       : undefined;
   await exchange.submit({ type: 'resendWebhookEvent', userId: owner as number, eventId, ...(ended === undefined ? {} : { ended }) });
-  const row = exchange.history.getWebhookEvent(eventId);
+  const row = await exchange.history.getWebhookEvent(eventId);
   return row === undefined ? notFound() : webhookEventView(row);
 }
 

@@ -122,7 +122,7 @@ function settle(action: 'complete' | 'cancel'): (ctx: MerchantContext) => Promis
   return async (ctx) => {
     const txId = pathId(ctx, 'txId', () => refuse('INVALID_STATE', `Funding record ${ctx.path.txId ?? ''} is not pending`));
     await ctx.exchange.submit({ type: 'settleFunding', userId: ctx.userId, txId, action, ...(action === 'cancel' ? reason(ctx, 'failReason') : {}) });
-    const row: FundingRecordRow | undefined = ctx.exchange.history.getFundingRecord(txId);
+    const row: FundingRecordRow | undefined = await ctx.exchange.history.getFundingRecord(txId);
     return row === undefined ? null : fundingView(row);
   };
 }

@@ -114,7 +114,7 @@ export function fundsEndpoints(): Endpoint[] {
       params: LIST_PARAMS,
       response: arrayOf(depositSchema),
       example: [depositExample],
-      handler: (ctx) => ctx.exchange.history.listDeposits(fundingQuery(ctx)).map((row) => depositRecord(ctx, row)),
+      handler: async (ctx) => (await ctx.exchange.history.listDeposits(fundingQuery(ctx))).map((row) => depositRecord(ctx, row)),
     },
     {
       id: 'A22',
@@ -214,7 +214,7 @@ export function fundsEndpoints(): Endpoint[] {
       params: LIST_PARAMS,
       response: arrayOf(withdrawalSchema),
       example: [withdrawalExample],
-      handler: (ctx) => ctx.exchange.history.listWithdrawals(fundingQuery(ctx)).map(withdrawalRecord),
+      handler: async (ctx) => (await ctx.exchange.history.listWithdrawals(fundingQuery(ctx))).map(withdrawalRecord),
     },
     {
       id: 'A25',
@@ -231,11 +231,11 @@ export function fundsEndpoints(): Endpoint[] {
       ],
       response: withdrawalSchema,
       example: withdrawalExample,
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const withdrawalId = readLong(ctx.params, 'orderId', { zeroIsAbsent: true });
         const clientOrderId = readClientOrderId(ctx.params, 'clientOrderId');
         if (withdrawalId === undefined && clientOrderId === undefined) throw new BourseError('ONE_OF_PARAMS', ['orderId', 'clientOrderId']);
-        const row = ctx.exchange.history.getWithdrawal(requireKey(ctx).accountId, { withdrawalId, clientOrderId });
+        const row = await ctx.exchange.history.getWithdrawal(requireKey(ctx).accountId, { withdrawalId, clientOrderId });
         if (row === undefined) throw new BourseError('ORDER_NOT_FOUND');
         return withdrawalRecord(row);
       },

@@ -95,7 +95,7 @@ function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
 }
 
 /** The order named by id and/or client id (A13, A14): -1102 when neither, -2013 when none or two. */
-function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
+async function findOrder(ctx: RequestContext, idNames: readonly string[]): Promise<OrderRow> {
   const params = ctx.params;
   const orderId = readLong(params, 'orderId', { zeroIsAbsent: true });
   let clientOrderId: string | undefined;
@@ -103,9 +103,10 @@ function findOrder(ctx: RequestContext, idNames: readonly string[]): OrderRow {
   if (orderId === undefined && clientOrderId === undefined) throw new BourseError('ONE_OF_PARAMS', ['orderId', idNames[0]]);
   const history = ctx.exchange.history;
   const accountId = requireKey(ctx).accountId;
-  const byId = orderId === undefined ? undefined : history.getOrder(accountId, orderId);
+  // The client id is resolved in memory before the store is awaited, as of the request's arrival.
   const orderIdOfClientId = clientOrderId === undefined ? undefined : ctx.exchange.core.spot.clientOrderIds.orderIdOf(accountId, clientOrderId);
-  const byClient = orderIdOfClientId === undefined ? undefined : history.getOrder(accountId, orderIdOfClientId);
+  const byId = orderId === undefined ? undefined : await history.getOrder(accountId, orderId);
+  const byClient = orderIdOfClientId === undefined ? undefined : await history.getOrder(accountId, orderIdOfClientId);
   const found = orderId !== undefined ? byId : byClient;
   if (found === undefined || (orderId !== undefined && clientOrderId !== undefined && byClient?.orderId !== found.orderId)) {
     throw new BourseError('ORDER_NOT_FOUND');
@@ -139,14 +140,14 @@ const LIST_PARAMS: readonly ParamDoc[] = [
   { name: 'limit', type: 'INT', description: 'default 500, max 1000' },
 ];
 
-function listOrders(ctx: RequestContext, final: boolean): Record<string, unknown>[] {
+async function listOrders(ctx: RequestContext, final: boolean): Promise<Record<string, unknown>[]> {
   const params = ctx.params;
   const state = symbolParam(ctx);
   const side = readEnum(params, 'side', SIDES, { errorName: 'INVALID_SIDE' });
   const beforeOrderId = readLong(params, 'orderId', { zeroIsAbsent: true });
   const range = final ? readTimeRange(params) : {};
   const limit = readLimit(params, { default: 500, max: 1000 });
-  const rows = ctx.exchange.history.listOrders({
+  const rows = await ctx.exchange.history.listOrders({
     accountId: requireKey(ctx).accountId,
     symbol: state?.spec.symbol,
     side,
@@ -206,7 +207,7 @@ export function orderEndpoints(): Endpoint[] {
       params: ORDER_ID_PARAMS,
       response: orderSchema,
       example: orderExample,
-      handler: (ctx) => record(ctx, findOrder(ctx, ['origClientOrderId', 'clientOrderId'])),
+      handler: async (ctx) => record(ctx, await findOrder(ctx, ['origClientOrderId', 'clientOrderId'])),
     },
     {
       id: 'A14',
@@ -220,14 +221,14 @@ export function orderEndpoints(): Endpoint[] {
       response: canceledOrderSchema,
       example: canceledOrderExample,
       handler: async (ctx) => {
-        const row = findOrder(ctx, ['clientOrderId', 'origClientOrderId']);
+        const row = await findOrder(ctx, ['clientOrderId', 'origClientOrderId']);
         const accountId = requireKey(ctx).accountId;
         try {
           const result = await ctx.exchange.submit<CancelOrderResult>({ type: 'cancelOrder', accountId, orderId: row.orderId });
           return { ...record(ctx, result.order), transactTime: String(result.transactTime) };
         } catch (error) {
           // Not open any more (perhaps filled while this request queued): say why, from its record.
-          const status = ctx.exchange.history.getOrder(accountId, row.orderId)?.status;
+          const status = (await ctx.exchange.history.getOrder(accountId, row.orderId))?.status;
           if (status === 'FILLED') throw new BourseError('ORDER_FILLED');
           if (status === 'CANCELED') throw new BourseError('ORDER_CANCELED');
           throw error;

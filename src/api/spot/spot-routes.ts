@@ -64,7 +64,7 @@ export function registerSpotRoutes(
   for (const endpoint of endpoints) {
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const headers: Record<string, string> = {};
-      const ip = normalizePeerAddress(request.socket.remoteAddress ?? '');
+      const ip = normalizePeerAddress(request.ip);
       try {
         const { rawQuery, rawBody, rawBodyBytes } = rawParts(request);
         const contentType = request.headers['content-type'];

@@ -165,7 +165,7 @@ export function subAccountEndpoints(): Endpoint[] {
       ],
       response: arrayOf(flowSchema),
       example: [flowExample],
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const { account, user } = keyAccount(ctx);
         const params = ctx.params;
         const target = account.accountIndex === 0 ? namedAccount(ctx, user, 'accountType', 'accountIndex', false) : account;
@@ -174,7 +174,7 @@ export function subAccountEndpoints(): Endpoint[] {
         const flowType = readInt(params, 'flowType', { zeroIsAbsent: true });
         if (flowType !== undefined && flowTypeName(flowType) === undefined) throw new BourseError('INVALID_PARAM_VALUE', ['flowType']);
         const { startTime, endTime } = readTimeRange(params);
-        const rows = ctx.exchange.history.listFlows({
+        const rows = await ctx.exchange.history.listFlows({
           accountId: target.accountId,
           asset: tokenId,
           flowType,

@@ -50,7 +50,7 @@ export function tradeEndpoints(): Endpoint[] {
       ],
       response: arrayOf(accountTradeSchema),
       example: [accountTradeExample],
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const params = ctx.params;
         const state = symbolParam(ctx);
         const orderId = readLong(params, 'orderId', { zeroIsAbsent: true });
@@ -58,7 +58,7 @@ export function tradeEndpoints(): Endpoint[] {
         const fromId = readLong(params, 'fromId', { zeroIsAbsent: true });
         const toId = readLong(params, 'toId', { zeroIsAbsent: true });
         const limit = readLimit(params, { default: 500, max: 1000 });
-        const rows = ctx.exchange.history.listTrades({
+        const rows = await ctx.exchange.history.listTrades({
           accountId: requireKey(ctx).accountId,
           symbol: state?.spec.symbol,
           orderId,

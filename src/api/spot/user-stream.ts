@@ -1,5 +1,5 @@
-import { BourseError } from '../../core/errors.js';
 import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
+import type { OpenListenKeyResult } from '../../exchange/listen-key-module.js';
 import { FORMATS, readString } from '../params.js';
 import type { ListenKeys } from '../ws/listen-keys.js';
 import { object, type JsonSchema } from '../response-schema.js';
@@ -13,7 +13,11 @@ function listenKeyParam(ctx: RequestContext): string {
   return readString(ctx.params, 'listenKey', { pattern: FORMATS.listenKey, required: true });
 }
 
-/** A26–A28 (docs/spot-api.md "User data streams"): listenKeys of the W1 user data stream, bound to the key's account. */
+/**
+ * A26–A28 (docs/spot-api.md "User data streams"): listenKeys of the W1 user data stream, bound to
+ * the key's account. Each is a command of the core, answered once committed; the core refuses an
+ * unknown, expired or another account's listenKey with -1125.
+ */
 export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
   return [
     {
@@ -27,9 +31,10 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       params: [],
       response: object({ listenKey: listenKeySchema }),
       example: { listenKey: '1A9LWJjuMwKWYP4QQPw34GRm8gz3x5AephXSuqcDef1RnzoBVhEeGE963CoS1Sgj' },
-      handler: (ctx) => {
+      handler: async (ctx) => {
         const key = requireKey(ctx);
-        return { listenKey: listenKeys.issue(key.accountId, key.apiKey) };
+        const opened = await ctx.exchange.submit<OpenListenKeyResult>({ type: 'openListenKey', listenKey: listenKeys.draw(), accountId: key.accountId, apiKey: key.apiKey });
+        return { listenKey: opened.listenKey };
       },
     },
     {
@@ -43,8 +48,8 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       params: LISTEN_KEY_PARAMS,
       response: emptyObject,
       example: {},
-      handler: (ctx) => {
-        if (!listenKeys.keepalive(listenKeyParam(ctx), requireKey(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
+      handler: async (ctx) => {
+        await ctx.exchange.submit({ type: 'keepaliveListenKey', listenKey: listenKeyParam(ctx), accountId: requireKey(ctx).accountId });
         return {};
       },
     },
@@ -59,8 +64,8 @@ export function userStreamEndpoints(listenKeys: ListenKeys): Endpoint[] {
       params: LISTEN_KEY_PARAMS,
       response: emptyObject,
       example: {},
-      handler: (ctx) => {
-        if (!listenKeys.close(listenKeyParam(ctx), requireKey(ctx).accountId)) throw new BourseError('INVALID_LISTEN_KEY');
+      handler: async (ctx) => {
+        await ctx.exchange.submit({ type: 'closeListenKey', listenKey: listenKeyParam(ctx), accountId: requireKey(ctx).accountId });
         return {};
       },
     },

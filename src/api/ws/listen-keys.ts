@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { removeFrom, setOf } from './set-index.js';
+import type { CommitInfo } from '../../exchange/sequencer.js';
+import type { ListenKeyReads, OpenListenKeyResult } from '../../exchange/listen-key-module.js';
 
 /**
- * The listenKeys of docs/spot-api.md "User data streams": bearer names of one account's user data stream, living in memory
- * only (a restart ends them, as it ends the sockets using them). At most `MAX_PER_ACCOUNT` live per
- * account, so memory is bounded by the number of accounts.
+ * This node's view of the listenKeys of docs/spot-api.md "User data streams". They are state of
+ * the core (src/exchange/listen-key-module.ts), journaled like every change, so every node of a
+ * deployment holds the same set and a restart keeps them; A26–A28 change them through commands.
+ * Here: the draw of a new name (the core takes no randomness), lookups at this node's clock, and
+ * the ends of the listenKeys this node's sockets use, told from committed batches (a close, an
+ * eviction, a revoked API key) and from a sweep on this node's clock (expiry).
  */
 
 /** Why a listenKey died: its validity ran out, or it was closed (A28, evicted by an 11th, key revoked). */
@@ -20,17 +24,19 @@ export interface ListenKeyBinding {
 export type ListenKeyEndListener = (binding: ListenKeyBinding, reason: ListenKeyEnd) => void;
 
 export interface ListenKeysOptions {
-  /** Validity after issue or keepalive, read at that moment (the operator may change it at run time). */
-  ttlMs: () => number;
+  /** The core this node serves; its `listenKeys` are read at each use (a rollback replaces the modules). */
+  core: { readonly listenKeys: ListenKeyReads };
   /** Milliseconds since the epoch. */
   clock: () => number;
-  /** How often expired listenKeys are looked for, so their sockets close without waiting for a lookup (default 1000). */
+  /** How often the listenKeys in use are checked for expiry, so their sockets close without waiting for a lookup (default 1000). */
   sweepIntervalMs?: number;
   /** Source of randomness; a CSPRNG unless a test pins it. */
   randomBytes?: (size: number) => Buffer;
 }
 
-interface Entry extends ListenKeyBinding {
+interface Watched {
+  binding: ListenKeyBinding;
+  /** The expiry last read from the core: a listenKey pruned there before this node's clock passed it ends then. */
   expiresAt: number;
 }
 
@@ -42,14 +48,10 @@ const UNBIASED_BYTE_LIMIT = 248;
 const MAX_DRAWS = 8;
 
 export class ListenKeys {
-  static readonly MAX_PER_ACCOUNT = 10;
-
-  private readonly entries = new Map<string, Entry>();
-  /** Live listenKeys per account, oldest issued first (the one an 11th evicts). */
-  private readonly byAccount = new Map<number, Set<string>>();
-  private readonly byApiKey = new Map<string, Set<string>>();
+  /** The listenKeys this node found live (sockets use them), until their end is told: at most the core's. */
+  private readonly watched = new Map<string, Watched>();
   private readonly listeners = new Set<ListenKeyEndListener>();
-  private readonly ttlMs: () => number;
+  private readonly core: ListenKeysOptions['core'];
   private readonly clock: () => number;
   private readonly random: (size: number) => Buffer;
   private timer: NodeJS.Timeout | undefined;
@@ -57,7 +59,7 @@ export class ListenKeys {
   constructor(options: ListenKeysOptions) {
     const sweepIntervalMs = options.sweepIntervalMs ?? 1000;
     if (!Number.isSafeInteger(sweepIntervalMs) || sweepIntervalMs < 1) throw new RangeError(`sweepIntervalMs must be ≥ 1: ${sweepIntervalMs}`);
-    this.ttlMs = options.ttlMs;
+    this.core = options.core;
     this.clock = options.clock;
     this.random = options.randomBytes ?? randomBytes;
     this.timer = setInterval(() => this.sweep(), sweepIntervalMs);
@@ -65,105 +67,88 @@ export class ListenKeys {
     this.timer.unref();
   }
 
-  /** Live listenKeys. */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** A26: a new listenKey of `accountId`; the account's oldest dies when it already has the maximum. */
-  issue(accountId: number, apiKey: string): string {
-    if (!Number.isSafeInteger(accountId) || accountId < 1) throw new RangeError(`accountId must be a positive id: ${accountId}`);
-    const expiresAt = this.expiry();
-    const listenKey = this.draw();
-    const owned = setOf(this.byAccount, accountId);
-    if (owned.size >= ListenKeys.MAX_PER_ACCOUNT) {
-      const oldest = owned.values().next().value as string;
-      this.end(oldest, 'closed');
+  /** A26's new name: 64 unbiased characters of [A-Za-z0-9] from the CSPRNG, not one the core holds. */
+  draw(): string {
+    for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
+      const listenKey = this.randomName();
+      if (listenKey !== undefined && this.core.listenKeys.entry(listenKey) === undefined) return listenKey;
     }
-    const entry: Entry = { listenKey, accountId, apiKey, expiresAt };
-    this.entries.set(listenKey, entry);
-    setOf(this.byAccount, accountId).add(listenKey);
-    setOf(this.byApiKey, apiKey).add(listenKey);
-    return listenKey;
+    throw new Error('listenKey draws keep failing: the random source is broken');
   }
 
-  /** The live listenKey's binding; an expired one dies here (its sockets are told) and is not found. */
+  /** The listenKey's binding while it is live at this node's clock; one found dead has its end told here. */
   find(listenKey: string): ListenKeyBinding | undefined {
-    const entry = this.entries.get(listenKey);
+    const entry = this.core.listenKeys.entry(listenKey);
     if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.clock()) {
-      this.end(listenKey, 'expired');
+    if (!this.core.listenKeys.isLive(entry, this.clock())) {
+      this.end(listenKey, this.reasonOf(entry.expiresAt));
       return undefined;
     }
-    return { listenKey: entry.listenKey, accountId: entry.accountId, apiKey: entry.apiKey };
+    const known = this.watched.get(listenKey);
+    if (known !== undefined) {
+      known.expiresAt = entry.expiresAt;
+      return known.binding;
+    }
+    const binding: ListenKeyBinding = { listenKey, accountId: entry.accountId, apiKey: entry.apiKey };
+    this.watched.set(listenKey, { binding, expiresAt: entry.expiresAt });
+    return binding;
   }
 
-  /** A27: restarts the validity; false when the listenKey is not live or belongs to another account. */
-  keepalive(listenKey: string, accountId: number): boolean {
-    if (this.find(listenKey)?.accountId !== accountId) return false;
-    const entry = this.entries.get(listenKey) as Entry;
-    entry.expiresAt = this.expiry();
-    return true;
-  }
-
-  /** A28: the listenKey dies; false when it is not live or belongs to another account. */
-  close(listenKey: string, accountId: number): boolean {
-    if (this.find(listenKey)?.accountId !== accountId) return false;
-    this.end(listenKey, 'closed');
-    return true;
-  }
-
-  /** docs/spot-api.md "User data streams": revoking an API key closes its listenKeys; answers how many died. */
-  revokeApiKey(apiKey: string): number {
-    const owned = this.byApiKey.get(apiKey);
-    if (owned === undefined) return 0;
-    const listenKeys = [...owned];
-    for (const listenKey of listenKeys) this.end(listenKey, 'closed');
-    return listenKeys.length;
-  }
-
-  /** Calls `listener` (which must not throw) each time a listenKey dies; answers the unsubscribe. */
+  /** Calls `listener` (which must not throw) once when a listenKey found live dies; answers the unsubscribe. */
   onEnd(listener: ListenKeyEndListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Ends every listenKey whose validity has run out. */
-  sweep(): void {
-    const now = this.clock();
-    const expired: string[] = [];
-    for (const entry of this.entries.values()) if (entry.expiresAt <= now) expired.push(entry.listenKey);
-    for (const listenKey of expired) this.end(listenKey, 'expired');
+  /** Tells the ends a committed batch made: A28 closes, evictions by an 11th, revoked API keys. */
+  onCommit(info: CommitInfo): void {
+    for (let i = 0; i < info.commands.length; i++) {
+      const command = info.commands[i].command;
+      if (command.type === 'closeListenKey') {
+        this.end(command.listenKey, 'closed');
+      } else if (command.type === 'openListenKey') {
+        const evicted = (info.results[i] as OpenListenKeyResult | undefined)?.evicted;
+        if (evicted !== undefined) this.end(evicted, 'closed');
+      } else if (command.type === 'revokeApiKey') {
+        const revoked = [...this.watched.values()].filter((w) => w.binding.apiKey === command.apiKey);
+        for (const w of revoked) this.end(w.binding.listenKey, 'closed');
+      }
+    }
   }
 
-  /** Stops the sweep timer (lookups still expire listenKeys). */
+  /** Tells the end of every listenKey in use that is no longer live at this node's clock. */
+  sweep(): void {
+    const now = this.clock();
+    const reads = this.core.listenKeys;
+    for (const [listenKey, watched] of [...this.watched]) {
+      const entry = reads.entry(listenKey);
+      if (entry === undefined) {
+        // Pruned by a command stamped past its expiry (that node's clock may run ahead of this one's).
+        if (watched.expiresAt <= now) this.end(listenKey, 'expired');
+      } else if (reads.isLive(entry, now)) {
+        watched.expiresAt = entry.expiresAt;
+      } else {
+        this.end(listenKey, this.reasonOf(entry.expiresAt, now));
+      }
+    }
+  }
+
+  /** Stops the sweep timer (lookups still end expired listenKeys). */
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }
 
-  private expiry(): number {
-    const ttlMs = this.ttlMs();
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new RangeError(`listenKey TTL must be ≥ 1 ms: ${ttlMs}`);
-    return this.clock() + ttlMs;
+  /** A dead entry whose validity has not run out died with its API key. */
+  private reasonOf(expiresAt: number, now = this.clock()): ListenKeyEnd {
+    return expiresAt <= now ? 'expired' : 'closed';
   }
 
   private end(listenKey: string, reason: ListenKeyEnd): void {
-    const entry = this.entries.get(listenKey);
-    if (entry === undefined) return;
-    this.entries.delete(listenKey);
-    removeFrom(this.byAccount, entry.accountId, listenKey);
-    removeFrom(this.byApiKey, entry.apiKey, listenKey);
-    const binding: ListenKeyBinding = { listenKey, accountId: entry.accountId, apiKey: entry.apiKey };
-    for (const listener of this.listeners) listener(binding, reason);
-  }
-
-  private draw(): string {
-    for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
-      const listenKey = this.randomName();
-      if (listenKey !== undefined && !this.entries.has(listenKey)) return listenKey;
-    }
-    throw new Error('listenKey draws keep failing: the random source is broken');
+    const watched = this.watched.get(listenKey);
+    if (watched === undefined) return;
+    this.watched.delete(listenKey);
+    for (const listener of this.listeners) listener(watched.binding, reason);
   }
 
   /** 64 unbiased characters from twice as many random bytes; undefined if too few were usable (p ≈ 10^-40). */

@@ -62,6 +62,8 @@ export interface MarketStreams extends UpgradeRoute {
   onCommit(info: Pick<CommitInfo, 'rows'>): void;
   /** Stops the throttle timers and closes every market socket (1001). */
   close(): Promise<void>;
+  /** Closes every open market socket (1001) and keeps serving: a leader that stepped down (docs/deployment.md). */
+  disconnectAll(): Promise<void>;
 }
 
 function closeSocket(ws: WebSocket): Promise<void> {
@@ -173,6 +175,9 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
       if (info.rows.trades.length === 0 || !fanout.queueTrades(info.rows.trades) || tradeTimer !== undefined) return;
       tradeTimer = setTimeout(flushTrades, options.tradeWindowMs ?? TRADE_MS);
       tradeTimer.unref();
+    },
+    async disconnectAll() {
+      await Promise.all([...sockets.keys()].map(closeSocket));
     },
     close() {
       closing ??= (async () => {

@@ -95,12 +95,13 @@ export function attachUpgradeRouter(
   server: Server,
   routes: readonly UpgradeRoute[],
   gate: (ip: string) => { error: BourseError; headers: Record<string, string> } | undefined,
-  normaliseIp: (ip: string) => string,
+  /** The client's address (the TCP peer, or behind a trusted load balancer the one it names). */
+  clientIp: (request: IncomingMessage) => string,
   logger?: UpgradeLogger,
 ): void {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const ip = normaliseIp(request.socket.remoteAddress ?? '');
+    const ip = clientIp(request);
     let refused = false;
     const refuse: RefuseUpgrade = (error, reason, headers) => {
       // One answer and one log line per handshake, whoever refuses it.

@@ -20,7 +20,8 @@ import { endConnection, GOING_AWAY, NORMAL_CLOSURE, serveUserSocket } from './us
  * after each committed engine step that touched the listenKey's account, one JSON array of that
  * step's `executionReport`s, `ticketInfo`s and `outboundAccountInfo`. It submits no command: it
  * reads committed batches and key permissions, and names the accounts it watches (which events the
- * core records, not state). Its listenKeys live at the edge, in memory; A26–A28 change them over HTTP.
+ * core records, not state). Its listenKeys are the core's (journaled: the same on every node, kept
+ * across a restart), read through this node's `ListenKeys`; A26–A28 change them through commands.
  */
 
 export interface UserStreamLimits {
@@ -74,12 +75,14 @@ export interface UserStreamDeps {
 }
 
 export interface UserStreams extends UpgradeRoute {
-  /** Pushes the batch's events to the sockets of their accounts; ends the listenKeys of revoked keys. */
+  /** Pushes the batch's events to the sockets of their accounts, then closes those of the listenKeys the batch ended. */
   onCommit(info: CommitInfo): void;
   /** Open and opening sockets. */
   readonly socketCount: number;
   /** Refuses new sockets, closes the open ones (1001) and resolves when they are gone. */
   close(): Promise<void>;
+  /** Closes the open sockets (1001) and keeps serving: a leader that stepped down (docs/deployment.md); clients reconnect to any node. */
+  disconnectAll(): Promise<void>;
 }
 
 const PATH = /^\/openapi\/ws\/([^/]+)\/?$/;
@@ -151,9 +154,23 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
 
   function onCommit(info: CommitInfo): void {
     fanout.push(info.rows.events);
-    for (const stamped of info.commands) {
-      if (stamped.command.type === 'revokeApiKey') listenKeys.revokeApiKey(stamped.command.apiKey);
+    // After the push, so a socket gets the events of the batch that ends its listenKey.
+    listenKeys.onCommit(info);
+  }
+
+  /** Closes the open and opening sockets (1001) and resolves when they are gone. */
+  async function endAll(): Promise<void> {
+    const open = [...connections];
+    for (const connection of open) {
+      if (connection.ws === undefined) connection.socket.destroy();
+      else endConnection(connection, GOING_AWAY, 'server shutting down');
     }
+    // A client that never answers the close frame is cut off after the grace period.
+    const grace = setTimeout(() => {
+      for (const connection of open) connection.ws?.terminate();
+    }, limits.closeGraceMs);
+    await Promise.all(open.map((connection) => connection.gone));
+    clearTimeout(grace);
   }
 
   async function close(): Promise<void> {
@@ -161,17 +178,7 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
       stopHeartbeat();
       backlog.stop();
       stopListening();
-      const open = [...connections];
-      for (const connection of open) {
-        if (connection.ws === undefined) connection.socket.destroy();
-        else endConnection(connection, GOING_AWAY, 'server shutting down');
-      }
-      // A client that never answers the close frame is cut off after the grace period.
-      const grace = setTimeout(() => {
-        for (const connection of open) connection.ws?.terminate();
-      }, limits.closeGraceMs);
-      await Promise.all(open.map((connection) => connection.gone));
-      clearTimeout(grace);
+      await endAll();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     })();
     return closing;
@@ -185,5 +192,6 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
       return connections.size;
     },
     close,
+    disconnectAll: endAll,
   };
 }

@@ -6,6 +6,7 @@
  * one-row statement.
  */
 
+import { encodeCommand } from '../journal-codec.js';
 import type Database from 'better-sqlite3';
 import { emptyDerivedRows, type DerivedRows, type OrderRow, type StampedCommand } from '../../core/types.js';
 import type { ModuleRow } from '../../payments/rows.js';
@@ -30,7 +31,7 @@ const CHUNK_ROWS = 32;
 const JOURNAL_COLUMNS = ['seq', 'ts', 'type', 'payload'] as const;
 
 function journalValues(stamped: StampedCommand): SqlValue[] {
-  return [stamped.seq, stamped.ts, stamped.command.type, JSON.stringify(stamped.command)];
+  return [stamped.seq, stamped.ts, stamped.command.type, encodeCommand(stamped.command)];
 }
 
 function insertSql(table: string, columns: readonly string[], rowCount: number): string {

@@ -5,14 +5,8 @@
  */
 
 import type Database from 'better-sqlite3';
-import type { Command, StampedCommand } from '../../core/types.js';
-
-interface JournalRecord {
-  seq: number;
-  ts: number;
-  type: string;
-  payload: string;
-}
+import type { StampedCommand } from '../../core/types.js';
+import { decodeJournalRecord, type JournalRecord } from '../journal-codec.js';
 
 export const DEFAULT_JOURNAL_PAGE = 1000;
 
@@ -30,16 +24,10 @@ export function prepareJournalRead(db: Database.Database): JournalRead {
     while (true) {
       let read = 0;
       for (const record of page.iterate(lastSeq, batchSize)) {
-        if (record.seq !== lastSeq + 1) {
-          throw new Error(`journal gap: seq ${record.seq} follows ${lastSeq}`);
-        }
-        const command = JSON.parse(record.payload) as Command;
-        if (command.type !== record.type) {
-          throw new Error(`journal seq ${record.seq}: payload type ${command.type} differs from ${record.type}`);
-        }
-        lastSeq = record.seq;
+        const stamped = decodeJournalRecord(record, lastSeq);
+        lastSeq = stamped.seq;
         read++;
-        yield { seq: record.seq, ts: record.ts, command };
+        yield stamped;
       }
       if (read < batchSize) return;
     }

@@ -16,7 +16,7 @@ interface UserRef {
   accountId: string;
 }
 
-describe('operator API answers match their declared schemas (O1–O27)', () => {
+describe('operator API answers match their declared schemas (O1–O28)', () => {
   let t: TestServer;
   let op: Operator;
   let check: SchemaCheck;
@@ -113,6 +113,11 @@ describe('operator API answers match their declared schemas (O1–O27)', () => {
     await receiver.waitFor(2);
     await settled(t.server.webhooks);
     await call('GET', `/webhooks/events?changedSince=1`);
+  });
+
+  it('the nodes of the deployment (O28): a SQLite server lists itself', async () => {
+    const { nodes } = await call<{ nodes: { url: string; role: string; term: number }[] }>('GET', '/cluster');
+    expect(nodes).toEqual([expect.objectContaining({ url: t.url, role: 'leader', term: 0 })]);
   });
 
   it('bans, listed and lifted (O13, O14)', async () => {

@@ -19,10 +19,11 @@ describe('while the server is stopping', () => {
   let t: TestServer;
   let app: FastifyInstance;
   let url: string;
-  const listenKeys = new ListenKeys({ ttlMs: () => DEFAULT_RATE_LIMITS.listenKeyTtlMs, clock: Date.now });
+  let listenKeys: ListenKeys;
 
   beforeAll(async () => {
     t = await startTestServer();
+    listenKeys = new ListenKeys({ core: t.server.exchange.core, clock: Date.now });
     ({ app } = buildApp({
       exchange: t.server.exchange,
       limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS }, Date.now),
@@ -40,7 +41,7 @@ describe('while the server is stopping', () => {
     url = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
-    listenKeys.stop();
+    listenKeys?.stop();
     await app?.close();
     await t?.stop();
   });

@@ -705,13 +705,15 @@ describe('order creation checks (docs/merchant-payments.md "Order creation check
 /** A Bourse without the demo: its desk holds only what this file deposits, and no book exists. */
 async function leanServer(): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bourse-test-'));
-  const server = await startServer({ PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '0' });
+  const env = { PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '0' };
+  const server = await startServer(env);
   const adminToken = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   return {
     server,
     url: server.url,
     dataDir,
     adminToken,
+    env,
     demo: { userId: '', accountId: '', apiKey: '', secretKey: '', merchantApiKey: '', merchantSecretKey: '', merchantId: '' } satisfies DemoCredentials,
     async stop() {
       await server.close();

@@ -57,7 +57,7 @@ describe('story: a wrong amount is refunded, the exact amount pays the order', (
     expect(await pendingFund()).toBe('999.99');
     expect(await holdings(ledger, ['MXN'])).toEqual({ MXN: '999.99/0' });
     expect(await flowRows(ledger, 'MXN')).toEqual([['DEPOSIT', '999.99', '999.99']]);
-    expect(systemFlows(s, 'desk', 'MXN', mark)).toEqual([]);
+    expect(await systemFlows(s, 'desk', 'MXN', mark)).toEqual([]);
     await s.verified();
   });
 
@@ -78,7 +78,7 @@ describe('story: a wrong amount is refunded, the exact amount pays the order', (
     ]);
     expect(await holdings(ledger, ['MXN', 'USDT'])).toEqual({ MXN: '999.99/0', USDT: '51.8586/0' });
     expect(await pendingFund()).toBe('999.99');
-    expect(systemFlows(s, 'desk', 'MXN', mark)).toEqual([['OTC_SELL_COIN', '999', '20000999']]);
+    expect(await systemFlows(s, 'desk', 'MXN', mark)).toEqual([['OTC_SELL_COIN', '999', '20000999']]);
     expect((await fundingRecords(s.client, { merchantId })).map((r) => r.type)).toEqual(['REFUND']);
     expect(await limitsUsed(s.client, merchantId)).toMatchObject({ monthUsed: '50.00', 'MXN.buy': '1000.00' });
     await s.verified();

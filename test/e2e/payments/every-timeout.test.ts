@@ -144,7 +144,7 @@ describe('story: every order timer runs out', () => {
     expect(systemHoldings(s, 'desk', 'MXN')).toBe('20000000/0');
     expect(systemHoldings(s, 'desk', 'USD')).toBe('1000000/0');
     expect(await holdings(ledger, ['USDT'])).toEqual({ USDT: '100/0' });
-    for (const asset of ['USDT', 'MXN', 'USD']) expect(systemFlows(s, 'desk', asset, mark)).toEqual([]);
+    for (const asset of ['USDT', 'MXN', 'USD']) expect(await systemFlows(s, 'desk', asset, mark)).toEqual([]);
     expect(await limitsUsed(client, merchantId)).toEqual({ monthUsed: '0.00', dayFiatUsed: '0.00', monthFiatUsed: '0.00', monthCryptoUsed: '0.00', 'MXN.buy': '0.00', 'MXN.sell': '0.00', 'USD.buy': '0.00', 'USD.sell': '0.00' });
     await s.verified();
   });

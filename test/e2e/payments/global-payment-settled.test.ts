@@ -85,8 +85,8 @@ describe('story: a global payment MXN → USD settled', () => {
       ['OTC_TRADE', '-19999', '0'],
     ]);
     expect(await holdings(ledger, ['MXN'])).toEqual({ MXN: '0/0' });
-    expect(systemFlows(s, 'desk', 'MXN', mark)).toEqual([['OTC_TRADE', '19999', '20019999']]);
-    expect(systemFlows(s, 'fee', 'MXN', mark).map((r) => r.slice(0, 2))).toEqual([['OTC_FEE', '1']]);
+    expect(await systemFlows(s, 'desk', 'MXN', mark)).toEqual([['OTC_TRADE', '19999', '20019999']]);
+    expect((await systemFlows(s, 'fee', 'MXN', mark)).map((r) => r.slice(0, 2))).toEqual([['OTC_FEE', '1']]);
     expect(systemHoldings(s, 'desk', 'USD')).toBe('998962.92/1037.08');
     await s.verified();
   });
@@ -98,12 +98,12 @@ describe('story: a global payment MXN → USD settled', () => {
     expect(settled.traceNumber).not.toBe('SPEI-GP-0001');
     expect(settled.completedTime).toMatch(/^[0-9]{13}$/);
     expect(await orderDetail(s.client, orderId)).toEqual(settled);
-    expect(systemFlows(s, 'desk', 'USD', mark)).toEqual([
+    expect(await systemFlows(s, 'desk', 'USD', mark)).toEqual([
       ['WITHDRAW', '-1022.08', '998977.92'],
       ['OTC_FEE', '-15', '998962.92'],
     ]);
     expect(systemHoldings(s, 'desk', 'USD')).toBe('998962.92/0');
-    expect(systemFlows(s, 'fee', 'USD', mark).map((r) => r.slice(0, 2))).toEqual([['OTC_FEE', '15']]);
+    expect((await systemFlows(s, 'fee', 'USD', mark)).map((r) => r.slice(0, 2))).toEqual([['OTC_FEE', '15']]);
     expect(await flowRows(ledger, 'USD')).toEqual([]);
     expect(await limitsUsed(s.client, merchantId)).toMatchObject({ monthUsed: '1000.00', 'MXN.buy': '20000.00', 'USD.sell': '1037.08' });
     await s.verified();

@@ -109,8 +109,8 @@ describe('story: an off-ramp whose payout fails', () => {
     expect(await flowRows(ledger, 'USDT')).toEqual([['DEPOSIT', '100', '100']]);
     expect(await flowRows(ledger, 'MXN')).toEqual([]);
     for (const asset of ['MXN', 'USDT']) {
-      expect(systemFlows(s, 'desk', asset, mark)).toEqual([]);
-      expect(systemFlows(s, 'fee', asset, mark)).toEqual([]);
+      expect(await systemFlows(s, 'desk', asset, mark)).toEqual([]);
+      expect(await systemFlows(s, 'fee', asset, mark)).toEqual([]);
     }
     expect(systemHoldings(s, 'desk', 'MXN')).toBe('20000000/0');
     expect((await s.client.ok<{ total: number }>('GET', '/v2/orders', { orderStatus: 70 })).total).toBe(2);

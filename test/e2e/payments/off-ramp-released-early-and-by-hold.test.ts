@@ -47,13 +47,13 @@ describe('story: off-ramps released early by confirm and by the hold', () => {
     // traceNumber is the payout's id.
     expect(detail.traceNumber).toMatch(/^\S+$/);
     expect(await holdings(ledger, ['USDT'])).toEqual({ USDT: '50/50' });
-    expect(systemFlows(s, 'desk', 'MXN', mark)).toEqual([
+    expect(await systemFlows(s, 'desk', 'MXN', mark)).toEqual([
       ['WITHDRAW', '-947.71', '19999052.29'],
       ['OTC_FEE', '-5', '19999047.29'],
     ]);
     expect(systemHoldings(s, 'desk', 'MXN')).toBe('19999047.29/0');
-    expect(systemFlows(s, 'fee', 'MXN', mark).map((r) => r.slice(0, 2))).toEqual([['OTC_FEE', '5']]);
-    expect(systemFlows(s, 'desk', 'USDT', mark)).toEqual([]);
+    expect((await systemFlows(s, 'fee', 'MXN', mark)).map((r) => r.slice(0, 2))).toEqual([['OTC_FEE', '5']]);
+    expect(await systemFlows(s, 'desk', 'USDT', mark)).toEqual([]);
     await s.verified();
   });
 
@@ -67,7 +67,7 @@ describe('story: off-ramps released early by confirm and by the hold', () => {
       ['DEPOSIT', '100', '100'],
       ['OTC_SELL_COIN', '-50', '50'],
     ]);
-    expect(systemFlows(s, 'desk', 'USDT', mark)).toEqual([['OTC_BUY_COIN', '50', '1000050']]);
+    expect(await systemFlows(s, 'desk', 'USDT', mark)).toEqual([['OTC_BUY_COIN', '50', '1000050']]);
     await s.verified();
   });
 
@@ -101,11 +101,11 @@ describe('story: off-ramps released early by confirm and by the hold', () => {
       ['OTC_SELL_COIN', '-30', '20'],
     ]);
     expect(await flowRows(ledger, 'MXN')).toEqual([]);
-    expect(systemFlows(s, 'desk', 'USDT', mark)).toEqual([
+    expect(await systemFlows(s, 'desk', 'USDT', mark)).toEqual([
       ['OTC_BUY_COIN', '50', '1000050'],
       ['OTC_BUY_COIN', '30', '1000080'],
     ]);
-    expect(systemFlows(s, 'desk', 'MXN', mark)).toEqual([
+    expect(await systemFlows(s, 'desk', 'MXN', mark)).toEqual([
       ['WITHDRAW', '-947.71', '19999052.29'],
       ['OTC_FEE', '-5', '19999047.29'],
       ['WITHDRAW', '-566.62', '19998480.67'],
@@ -113,7 +113,7 @@ describe('story: off-ramps released early by confirm and by the hold', () => {
     ]);
     expect(systemHoldings(s, 'desk', 'MXN')).toBe('19998475.67/0');
     expect(systemHoldings(s, 'desk', 'USDT')).toBe('1000080/0');
-    expect(systemFlows(s, 'fee', 'MXN', mark).map((r) => r.slice(0, 2))).toEqual([
+    expect((await systemFlows(s, 'fee', 'MXN', mark)).map((r) => r.slice(0, 2))).toEqual([
       ['OTC_FEE', '5'],
       ['OTC_FEE', '5'],
     ]);

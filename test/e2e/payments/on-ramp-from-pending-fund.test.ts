@@ -88,11 +88,11 @@ describe('story: an on-ramp paid from the pending fund', () => {
       ['OTC_BUY_COIN', '-1000', '4000'],
     ]);
     expect(await flowRows(ledger, 'USDT')).toEqual([['OTC_BUY_COIN', '51.9105', '51.9105']]);
-    expect(systemFlows(s, 'desk', 'MXN', mark)).toEqual([['OTC_SELL_COIN', '1000', '20001000']]);
-    expect(systemFlows(s, 'desk', 'USDT', mark)).toEqual([['OTC_SELL_COIN', '-51.9105', '999948.0895']]);
+    expect(await systemFlows(s, 'desk', 'MXN', mark)).toEqual([['OTC_SELL_COIN', '1000', '20001000']]);
+    expect(await systemFlows(s, 'desk', 'USDT', mark)).toEqual([['OTC_SELL_COIN', '-51.9105', '999948.0895']]);
     expect(systemHoldings(s, 'desk', 'USDT')).toBe('999948.0895/0');
     // The pay-in fee of rail 70 is 0.00: nothing goes to FEE.
-    expect(systemFlows(s, 'fee', 'MXN', mark)).toEqual([]);
+    expect(await systemFlows(s, 'fee', 'MXN', mark)).toEqual([]);
     expect(await limitsUsed(s.client, merchantId)).toEqual({ monthUsed: '50.00', dayFiatUsed: '50.00', monthFiatUsed: '50.00', monthCryptoUsed: '0.00', 'MXN.buy': '1000.00', 'MXN.sell': '0.00' });
     await s.verified();
   });

@@ -40,7 +40,7 @@ describe('story: the 21st token revokes the oldest', () => {
 
   it('2. a token survives a restart of the server on the same data', async () => {
     await s.t.server.close();
-    const restarted = await startServer({ PORT: '0', BOURSE_DATA: s.t.dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0' });
+    const restarted = await startServer(s.t.env);
     s.t.server = restarted;
     const sameToken = new MerchantClient(restarted.url, s.client.token, s.client.apiKey);
     expect((await sameToken.ok<{ userId: number }>('GET', '/v2/user/account')).userId).toBe(Number(s.userId));

@@ -1,25 +1,32 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ListenKeys, type ListenKeyBinding, type ListenKeyEnd } from '../../../../src/api/ws/listen-keys.js';
+import { ListenKeyCore } from '../../../support/listen-key-core.js';
 
 const T0 = 1_700_000_000_000;
 const HOUR_MS = 3_600_000;
 const KEY_A = 'A'.repeat(64);
 const KEY_B = 'B'.repeat(64);
 
-describe('ListenKeys', () => {
+describe('ListenKeys, a node’s view of the core’s listenKeys', () => {
   let now = T0;
-  let ttlMs = HOUR_MS;
   let made: ListenKeys[] = [];
   const ended: [string, ListenKeyEnd][] = [];
 
-  const listenKeys = (options: { sweepIntervalMs?: number; randomBytes?: (size: number) => Buffer } = {}): ListenKeys => {
+  /** A core holding keys A (account 7) and B (account 8), and this node's view of it. */
+  const setUp = (options: { sweepIntervalMs?: number; randomBytes?: (size: number) => Buffer } = {}): { core: ListenKeyCore; keys: ListenKeys } => {
     now = T0;
-    ttlMs = HOUR_MS;
     ended.length = 0;
-    const keys = new ListenKeys({ ttlMs: () => ttlMs, clock: () => now, ...options });
+    const core = new ListenKeyCore(
+      new Map([
+        [KEY_A, { accountId: 7, revoked: false }],
+        [KEY_B, { accountId: 8, revoked: false }],
+      ]),
+      () => now,
+    );
+    const keys = new ListenKeys({ core, clock: () => now, ...options });
     keys.onEnd((binding, reason) => ended.push([binding.listenKey, reason]));
     made.push(keys);
-    return keys;
+    return { core, keys };
   };
 
   afterEach(() => {
@@ -27,147 +34,167 @@ describe('ListenKeys', () => {
     made = [];
   });
 
-  it('when a listenKey is issued, then it is 64 characters of [A-Za-z0-9], new each time, bound to the account and key', () => {
-    const keys = listenKeys();
-    const first = keys.issue(7, KEY_A);
-    const second = keys.issue(7, KEY_A);
+  it('when a name is drawn, then it is 64 characters of [A-Za-z0-9], new each time', () => {
+    const { keys } = setUp();
+    const first = keys.draw();
+    const second = keys.draw();
     expect(first).toMatch(/^[A-Za-z0-9]{64}$/);
     expect(second).toMatch(/^[A-Za-z0-9]{64}$/);
     expect(second).not.toBe(first);
-    expect(keys.find(first)).toEqual({ listenKey: first, accountId: 7, apiKey: KEY_A });
-    expect(keys.size).toBe(2);
   });
 
   it('when random bytes would bias the alphabet (≥ 248), then they are skipped and the rest map onto A–Z, a–z, 0–9', () => {
     const bytes = Buffer.from([...Array<number>(10).fill(255), ...Array.from({ length: 118 }, (_, i) => i)]);
-    const keys = listenKeys({ randomBytes: () => bytes });
-    expect(keys.issue(1, KEY_A)).toBe('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789AB');
+    const { keys } = setUp({ randomBytes: () => bytes });
+    expect(keys.draw()).toBe('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789AB');
   });
 
-  it('when the random source repeats itself, then issuing fails rather than handing out a live listenKey twice', () => {
+  it('when the random source repeats a name the core holds, then drawing fails rather than naming a listenKey twice', () => {
     const bytes = Buffer.alloc(128, 3);
-    const keys = listenKeys({ randomBytes: () => bytes });
-    keys.issue(1, KEY_A);
-    expect(() => keys.issue(1, KEY_A)).toThrow('listenKey draws keep failing');
+    const { core, keys } = setUp({ randomBytes: () => bytes });
+    const listenKey = keys.draw();
+    core.commit([{ type: 'openListenKey', listenKey, accountId: 7, apiKey: KEY_A }]);
+    expect(() => keys.draw()).toThrow('listenKey draws keep failing');
   });
 
-  it('when the TTL passes without keepalive, then the listenKey is not found and its end is told as expired', () => {
-    const keys = listenKeys();
-    const listenKey = keys.issue(7, KEY_A);
+  it('when a committed listenKey is looked up, then it is found bound to its account and key; an unknown one is not', () => {
+    const { core, keys } = setUp();
+    const { listenKey } = core.open(7, KEY_A);
+    expect(keys.find(listenKey)).toEqual({ listenKey, accountId: 7, apiKey: KEY_A });
+    expect(keys.find('x'.repeat(64))).toBeUndefined();
+  });
+
+  it('when this node’s clock reaches the expiry, then the listenKey is not found and its end is told as expired, once', () => {
+    const { core, keys } = setUp();
+    const { listenKey } = core.open(7, KEY_A);
     now = T0 + HOUR_MS - 1;
     expect(keys.find(listenKey)?.accountId).toBe(7);
     now = T0 + HOUR_MS;
     expect(keys.find(listenKey)).toBeUndefined();
+    keys.sweep();
     expect(ended).toEqual([[listenKey, 'expired']]);
-    expect(keys.size).toBe(0);
   });
 
-  it('when kept alive, then the validity restarts from the keepalive', () => {
-    const keys = listenKeys();
-    const listenKey = keys.issue(7, KEY_A);
+  it('when a keepalive commits, then the validity read here restarts from its stamp', () => {
+    const { core, keys } = setUp();
+    const { listenKey } = core.open(7, KEY_A);
+    expect(keys.find(listenKey)).toBeDefined();
     now = T0 + 50 * 60_000;
-    expect(keys.keepalive(listenKey, 7)).toBe(true);
+    core.commit([{ type: 'keepaliveListenKey', listenKey, accountId: 7 }]);
     now = T0 + 50 * 60_000 + HOUR_MS - 1;
+    keys.sweep();
     expect(keys.find(listenKey)?.listenKey).toBe(listenKey);
     now += 1;
     expect(keys.find(listenKey)).toBeUndefined();
-  });
-
-  it('when the TTL setting changes, then it applies from the next issue or keepalive', () => {
-    const keys = listenKeys();
-    const old = keys.issue(7, KEY_A);
-    ttlMs = 1000;
-    const fresh = keys.issue(7, KEY_A);
-    now = T0 + 1000;
-    expect(keys.find(fresh)).toBeUndefined();
-    expect(keys.find(old)?.listenKey).toBe(old);
-    expect(keys.keepalive(old, 7)).toBe(true);
-    now = T0 + 2000;
-    expect(keys.find(old)).toBeUndefined();
-  });
-
-  it('when keepalive or close name another account’s, an unknown or an expired listenKey, then they answer false and change nothing', () => {
-    const keys = listenKeys();
-    const listenKey = keys.issue(7, KEY_A);
-    expect(keys.keepalive(listenKey, 8)).toBe(false);
-    expect(keys.close(listenKey, 8)).toBe(false);
-    expect(keys.keepalive('x'.repeat(64), 7)).toBe(false);
-    expect(keys.find(listenKey)?.accountId).toBe(7);
-    expect(ended).toEqual([]);
-    now = T0 + HOUR_MS;
-    expect(keys.keepalive(listenKey, 7)).toBe(false);
     expect(ended).toEqual([[listenKey, 'expired']]);
   });
 
-  it('when closed, then the listenKey dies at once, its end is told as closed, and a second close answers false', () => {
-    const keys = listenKeys();
-    const listenKey = keys.issue(7, KEY_A);
-    expect(keys.close(listenKey, 7)).toBe(true);
+  it('when a committed batch closes a listenKey in use, then its end is told as closed, once', () => {
+    const { core, keys } = setUp();
+    const { listenKey } = core.open(7, KEY_A);
+    keys.find(listenKey);
+    const closed = core.commit([{ type: 'closeListenKey', listenKey, accountId: 7 }]);
     expect(keys.find(listenKey)).toBeUndefined();
+    keys.onCommit(closed);
+    keys.onCommit(closed);
+    keys.sweep();
     expect(ended).toEqual([[listenKey, 'closed']]);
-    expect(keys.close(listenKey, 7)).toBe(false);
   });
 
-  it('when an account issues an 11th listenKey, then its oldest is closed and the other 10 live', () => {
-    const keys = listenKeys();
-    const issued = Array.from({ length: 10 }, () => keys.issue(7, KEY_A));
-    const other = keys.issue(8, KEY_B);
-    const eleventh = keys.issue(7, KEY_A);
+  it('when a listenKey nobody here looked up ends, then no end is told: no socket of this node uses it', () => {
+    const { core, keys } = setUp();
+    const { listenKey } = core.open(7, KEY_A);
+    keys.onCommit(core.commit([{ type: 'closeListenKey', listenKey, accountId: 7 }]));
+    expect(ended).toEqual([]);
+  });
+
+  it('when an account’s 11th listenKey commits, then the end of the evicted oldest is told as closed', () => {
+    const { core, keys } = setUp();
+    const issued = Array.from({ length: 10 }, () => core.open(7, KEY_A).listenKey);
+    for (const listenKey of issued) keys.find(listenKey);
+    const eleventh = core.open(7, KEY_A);
+    expect(eleventh.result.evicted).toBe(issued[0]);
+    keys.onCommit(eleventh.info);
     expect(ended).toEqual([[issued[0], 'closed']]);
-    expect(keys.find(issued[0])).toBeUndefined();
-    for (const listenKey of [...issued.slice(1), eleventh, other]) expect(keys.find(listenKey)).toBeDefined();
-    expect(keys.size).toBe(11);
+    for (const listenKey of [...issued.slice(1), eleventh.listenKey]) expect(keys.find(listenKey)).toBeDefined();
   });
 
-  it('when an API key is revoked, then exactly its listenKeys are closed', () => {
-    const keys = listenKeys();
-    const a1 = keys.issue(7, KEY_A);
-    const a2 = keys.issue(7, KEY_A);
-    const b = keys.issue(7, KEY_B);
-    expect(keys.revokeApiKey(KEY_A)).toBe(2);
+  it('when a committed batch revokes an API key, then exactly its listenKeys end as closed', () => {
+    const { core, keys } = setUp();
+    const a1 = core.open(7, KEY_A).listenKey;
+    const a2 = core.open(7, KEY_A).listenKey;
+    const b = core.open(8, KEY_B).listenKey;
+    for (const listenKey of [a1, a2, b]) keys.find(listenKey);
+    keys.onCommit(core.commit([{ type: 'revokeApiKey', apiKey: KEY_A }]));
     expect(ended).toEqual([
       [a1, 'closed'],
       [a2, 'closed'],
     ]);
+    expect(keys.find(a1)).toBeUndefined();
     expect(keys.find(b)?.apiKey).toBe(KEY_B);
-    expect(keys.revokeApiKey(KEY_A)).toBe(0);
   });
 
-  it('when the sweep runs, then every expired listenKey ends and the live ones stay', () => {
-    const keys = listenKeys();
-    const early = keys.issue(7, KEY_A);
+  it('when the sweep runs, then every expired listenKey in use ends and the live ones stay', () => {
+    const { core, keys } = setUp();
+    const early = core.open(7, KEY_A).listenKey;
     now = T0 + 10;
-    const late = keys.issue(8, KEY_B);
+    const late = core.open(8, KEY_B).listenKey;
+    keys.find(early);
+    keys.find(late);
     now = T0 + HOUR_MS;
     keys.sweep();
     expect(ended).toEqual([[early, 'expired']]);
-    expect(keys.size).toBe(1);
     expect(keys.find(late)?.accountId).toBe(8);
   });
 
+  it('when the core pruned a listenKey at a stamp ahead of this node’s clock, then its end is told once this clock passes its expiry', () => {
+    const { core, keys } = setUp();
+    const pruned = core.open(7, KEY_A).listenKey;
+    keys.find(pruned);
+    // The leader's clock is a second ahead: its next command prunes the listenKey that expired there.
+    now = T0 + HOUR_MS + 1000;
+    core.open(8, KEY_B);
+    expect(core.listenKeys.entry(pruned)).toBeUndefined();
+    now = T0 + HOUR_MS - 1;
+    keys.sweep();
+    expect(ended).toEqual([]);
+    now = T0 + HOUR_MS;
+    keys.sweep();
+    expect(ended).toEqual([[pruned, 'expired']]);
+  });
+
   it('when nobody looks a listenKey up, then the sweep timer still ends it after its TTL', async () => {
-    const keys = listenKeys({ sweepIntervalMs: 5 });
-    const listenKey = keys.issue(7, KEY_A);
+    const { core, keys } = setUp({ sweepIntervalMs: 5 });
+    const { listenKey } = core.open(7, KEY_A);
+    keys.find(listenKey);
     const end = new Promise<[ListenKeyBinding, ListenKeyEnd]>((resolve) => keys.onEnd((binding, reason) => resolve([binding, reason])));
     now = T0 + HOUR_MS;
     expect(await end).toEqual([{ listenKey, accountId: 7, apiKey: KEY_A }, 'expired']);
   });
 
   it('when a listener unsubscribes, then it hears of no further ends', () => {
-    const keys = listenKeys();
+    const { core, keys } = setUp();
     const heard: string[] = [];
     const unsubscribe = keys.onEnd((binding) => heard.push(binding.listenKey));
-    const first = keys.issue(7, KEY_A);
-    keys.close(first, 7);
+    const first = core.open(7, KEY_A).listenKey;
+    const second = core.open(7, KEY_A).listenKey;
+    keys.find(first);
+    keys.find(second);
+    keys.onCommit(core.commit([{ type: 'closeListenKey', listenKey: first, accountId: 7 }]));
     unsubscribe();
-    keys.close(keys.issue(7, KEY_A), 7);
+    keys.onCommit(core.commit([{ type: 'closeListenKey', listenKey: second, accountId: 7 }]));
     expect(heard).toEqual([first]);
   });
 
-  it('when the TTL setting is not a positive whole number of ms, then issuing refuses', () => {
-    const keys = listenKeys();
-    ttlMs = 0;
-    expect(() => keys.issue(7, KEY_A)).toThrow(RangeError);
-    expect(keys.size).toBe(0);
+  it('when the core’s state is replaced (a rollback), then lookups read the new state', () => {
+    const first = new ListenKeyCore(new Map([[KEY_A, { accountId: 7, revoked: false }]]), () => now);
+    const second = new ListenKeyCore(new Map([[KEY_A, { accountId: 7, revoked: false }]]), () => now);
+    const holder = { listenKeys: first.listenKeys };
+    const keys = new ListenKeys({ core: holder, clock: () => now });
+    made.push(keys);
+    const { listenKey } = first.open(7, KEY_A);
+    expect(keys.find(listenKey)).toBeDefined();
+    holder.listenKeys = second.listenKeys;
+    expect(keys.find(listenKey)).toBeUndefined();
   });
 });

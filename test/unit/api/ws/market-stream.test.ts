@@ -37,7 +37,7 @@ async function serve(options: MarketStreamOptions = {}): Promise<Served> {
       const ban = limiter.banStatus(ip);
       return ban === undefined ? undefined : { error: new BourseError('IP_BANNED', [ban.bannedUntil]), headers: { 'Retry-After': String(ban.retryAfterSec) } };
     },
-    (ip) => ip.replace(/^::ffff:/, ''),
+    (request) => (request.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
   );
   await new Promise<void>((resolve) => server.listen(0, IP, resolve));
   const url = `ws://${IP}:${(server.address() as AddressInfo).port}`;

@@ -11,6 +11,7 @@ import { emptyDerivedRows, PERMISSIONS, type BalanceEvent } from '../../../../sr
 import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js';
 import { MarketData } from '../../../../src/market/market-data.js';
 import { createCoreHarness, limit, T0 } from '../../../support/core-harness.js';
+import { ListenKeyCore } from '../../../support/listen-key-core.js';
 import { WsProbe } from '../../../support/ws-client.js';
 import { MarketProbe } from '../../../support/ws-market-client.js';
 import { balanceAtoms } from '../../../support/balance-atoms.js';
@@ -77,10 +78,11 @@ describe('slow readers', () => {
   async function userRig(
     limits: Partial<UserStreamLimits>,
   ): Promise<{ streams: UserStreams; listenKey: string; url: string; log: LogEntry[]; warnedAt: number[]; pushBigFrame(): void; pushFrameOf(assets: number): void }> {
-    const listenKeys = new ListenKeys({ ttlMs: () => 3_600_000, clock: () => T0 });
     const apiKeys = new Map<string, ApiKeyRecord>([
       [API_KEY, { apiKey: API_KEY, userId: ACCOUNT, accountId: ACCOUNT, secretSealed: '', permissions: [...PERMISSIONS], ipWhitelist: [], label: '', createdAt: T0, revoked: false }],
     ]);
+    const core = new ListenKeyCore(apiKeys, () => T0);
+    const listenKeys = new ListenKeys({ core, clock: () => T0 });
     const { entries, warnedAt, logger } = recorder();
     const streams = createUserStreams({
       listenKeys,
@@ -91,14 +93,14 @@ describe('slow readers', () => {
       limits: { maxBufferedBytes: BOUND_BYTES, ...limits },
     });
     const server = createServer();
-    attachUpgradeRouter(server, [streams], () => undefined, normalizePeerAddress);
+    attachUpgradeRouter(server, [streams], () => undefined, (request) => normalizePeerAddress(request.socket.remoteAddress ?? ''));
     const port = await listen(server);
     cleanups.push(async () => {
       await streams.close();
       listenKeys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
-    const listenKey = listenKeys.issue(ACCOUNT, API_KEY);
+    const { listenKey } = core.open(ACCOUNT, API_KEY);
     const balanceEvent = (assets: number): BalanceEvent => ({
       kind: 'balance',
       seq: 1,
@@ -206,7 +208,7 @@ describe('slow readers', () => {
     const options: MarketStreamOptions = { maxBufferedBytes: BOUND_BYTES, slowReaderCloseGraceMs: 30_000 };
     const streams: MarketStreams = createMarketStreams({ exchange: { core: h.core, market }, limiter: { strike: () => undefined }, clock: () => T0, logger }, options);
     const server = createServer();
-    attachUpgradeRouter(server, [streams], () => undefined, normalizePeerAddress);
+    attachUpgradeRouter(server, [streams], () => undefined, (request) => normalizePeerAddress(request.socket.remoteAddress ?? ''));
     const port = await listen(server);
     cleanups.push(async () => {
       await streams.close();

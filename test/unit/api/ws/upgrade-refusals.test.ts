@@ -2,16 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { normalizePeerAddress } from '../../../../src/api/auth/ip-whitelist.js';
 import { ListenKeys } from '../../../../src/api/ws/listen-keys.js';
 import { createMarketStreams, type MarketStreams } from '../../../../src/api/ws/market-stream.js';
 import { attachUpgradeRouter, loggablePath } from '../../../../src/api/ws/upgrade-router.js';
+import { ClientAddresses } from '../../../../src/api/client-address.js';
 import { createUserStreams, type UserStreams } from '../../../../src/api/ws/user-stream.js';
 import { BourseError } from '../../../../src/core/errors.js';
 import { PERMISSIONS } from '../../../../src/core/types.js';
 import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js';
 import { MarketData } from '../../../../src/market/market-data.js';
 import { createCoreHarness, T0 } from '../../../support/core-harness.js';
+import { ListenKeyCore } from '../../../support/listen-key-core.js';
 import { rawRequest } from '../../../support/raw-http.js';
 import { refusedHandshake, WsProbe } from '../../../support/ws-client.js';
 
@@ -29,7 +30,8 @@ interface LogEntry {
 interface Rig {
   base: string;
   port: number;
-  listenKeys: ListenKeys;
+  /** Commits listenKeys, as A26 would. */
+  keysCore: ListenKeyCore;
   banned: Set<string>;
   users: UserStreams;
   markets: MarketStreams;
@@ -54,10 +56,12 @@ describe('refused WebSocket upgrades', () => {
     const log: LogEntry[] = [];
     const record = (level: string) => (fields: object, msg: string) => log.push({ level, fields: fields as Record<string, unknown>, msg });
     const quiet = { debug: () => undefined, warn: () => undefined };
-    const listenKeys = new ListenKeys({ ttlMs: () => 3_600_000, clock: () => T0 });
+    const apiKeys = new Map([[API_KEY, keyRecord()]]);
+    const keysCore = new ListenKeyCore(apiKeys, () => T0);
+    const listenKeys = new ListenKeys({ core: keysCore, clock: () => T0 });
     const users = createUserStreams({
       listenKeys,
-      exchange: { core: { catalogue: { apiKeys: new Map([[API_KEY, keyRecord()]]) }, streamedAccounts: undefined } },
+      exchange: { core: { catalogue: { apiKeys }, streamedAccounts: undefined } },
       limiter: { strike: () => undefined },
       clock: () => T0,
       logger: quiet,
@@ -71,7 +75,7 @@ describe('refused WebSocket upgrades', () => {
       server,
       [markets, users],
       (ip) => (banned.has(ip) ? { error: new BourseError('IP_BANNED', [T0 + 60_000]), headers: { 'Retry-After': '60' } } : undefined),
-      normalizePeerAddress,
+      (request) => new ClientAddresses(undefined).of(request),
       { info: record('info'), warn: record('warn') },
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -82,7 +86,7 @@ describe('refused WebSocket upgrades', () => {
       listenKeys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
-    return { base: `ws://127.0.0.1:${port}`, port, listenKeys, banned, users, markets, log };
+    return { base: `ws://127.0.0.1:${port}`, port, keysCore, banned, users, markets, log };
   }
 
   it('when the listenKey is unknown, then 400 -1125 is answered and logged at info with the key cut to 4 characters', async () => {
@@ -102,7 +106,7 @@ describe('refused WebSocket upgrades', () => {
 
   it('when a live listenKey is over its socket limit, then 429 is answered and logged at warn, without the listenKey', async () => {
     const r = await rig();
-    const listenKey = r.listenKeys.issue(ACCOUNT, API_KEY);
+    const { listenKey } = r.keysCore.open(ACCOUNT, API_KEY);
     const first = await WsProbe.open(`${r.base}/openapi/ws/${listenKey}`);
     cleanups.push(async () => {
       await first.close();

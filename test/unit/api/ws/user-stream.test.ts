@@ -10,6 +10,7 @@ import type { ApiKeyRecord } from '../../../../src/exchange/catalogue-module.js'
 import type { AccountSet } from '../../../../src/ledger/ledger.js';
 import { refusedHandshake, WsProbe } from '../../../support/ws-client.js';
 import { balanceAtoms } from '../../../support/balance-atoms.js';
+import { ListenKeyCore } from '../../../support/listen-key-core.js';
 
 const T0 = 1_700_000_000_000;
 const ALICE = 1001;
@@ -116,6 +117,10 @@ interface Rig {
   /** The core as the stream sees it: it sets the accounts whose events are recorded. */
   core: { streamedAccounts: AccountSet | undefined };
   listenKeys: ListenKeys;
+  /** A26 committed: a new listenKey of the account, issued by the key. */
+  issue: (accountId: number, apiKey: string) => string;
+  /** A28 committed. */
+  close: (listenKey: string, accountId: number) => void;
   strikes: string[];
   warnings: string[];
   url: (listenKey: string) => string;
@@ -132,12 +137,13 @@ describe('W1 user data stream', () => {
 
   async function rig(limits: Partial<UserStreamLimits> = {}): Promise<Rig> {
     now = T0;
-    const listenKeys = new ListenKeys({ ttlMs: () => 3_600_000, clock: () => now });
     const apiKeys = new Map([
       apiKey(ALICE_TRADER, ALICE, [...PERMISSIONS]),
       apiKey(ALICE_READER, ALICE, ['USER_STREAM', 'USER_DATA']),
       apiKey(BOB_KEY, BOB, [...PERMISSIONS]),
     ]);
+    const keysCore = new ListenKeyCore(apiKeys, () => now);
+    const listenKeys = new ListenKeys({ core: keysCore, clock: () => now });
     const strikes: string[] = [];
     const warnings: string[] = [];
     const core = { catalogue: { apiKeys }, streamedAccounts: undefined as AccountSet | undefined };
@@ -155,7 +161,7 @@ describe('W1 user data stream', () => {
       limits,
     });
     const server: Server = createServer();
-    attachUpgradeRouter(server, [streams], () => undefined, normalizePeerAddress);
+    attachUpgradeRouter(server, [streams], () => undefined, (request) => normalizePeerAddress(request.socket.remoteAddress ?? ''));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     cleanups.push(async () => {
@@ -163,22 +169,24 @@ describe('W1 user data stream', () => {
       listenKeys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
-    let seq = 0;
+    const commit = (events: CoreEvent[], commands: Command[] = []): void => {
+      const info = keysCore.commit(commands);
+      streams.onCommit({ ...info, size: Math.max(1, info.size), rows: { ...emptyDerivedRows(), events } });
+    };
     return {
       streams,
       core,
       listenKeys,
+      issue: (accountId, key) => {
+        const { listenKey, info } = keysCore.open(accountId, key);
+        streams.onCommit(info);
+        return listenKey;
+      },
+      close: (listenKey, accountId) => commit([], [{ type: 'closeListenKey', listenKey, accountId }]),
       strikes,
       warnings,
       url: (listenKey) => `ws://127.0.0.1:${port}/openapi/ws/${listenKey}`,
-      commit: (events, commands = []) =>
-        streams.onCommit({
-          size: Math.max(1, commands.length),
-          commitMs: 0,
-          commands: commands.map((command) => ({ seq: ++seq, ts: now, command })),
-          rows: { ...emptyDerivedRows(), events },
-          results: [],
-        }),
+      commit,
     };
   }
 
@@ -203,14 +211,14 @@ describe('W1 user data stream', () => {
 
     it('when the listenKey has expired, then the handshake is refused with -1125', async () => {
       const r = await rig();
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       now = T0 + 3_600_000;
       expect((await refusedHandshake(r.url(listenKey))).body).toEqual({ code: -1125, msg: 'This listenKey does not exist.' });
     });
 
     it('when the path has a trailing slash or a query, then the socket opens all the same', async () => {
       const r = await rig();
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       await open(r, `${listenKey}/`);
       await open(r, `${listenKey}?x=1`);
       expect(r.streams.socketCount).toBe(2);
@@ -218,7 +226,7 @@ describe('W1 user data stream', () => {
 
     it('when a listenKey already has its limit of sockets, then one more is refused with 429 -1003 and a strike', async () => {
       const r = await rig({ socketsPerListenKey: 2 });
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       const first = await open(r, listenKey);
       await open(r, listenKey);
       const refused = await refusedHandshake(r.url(listenKey));
@@ -233,9 +241,9 @@ describe('W1 user data stream', () => {
 
     it('when an IP already has its limit of user sockets, then one more is refused with 429 -1003 and a strike', async () => {
       const r = await rig({ socketsPerIp: 2 });
-      await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
-      await open(r, r.listenKeys.issue(BOB, BOB_KEY));
-      const refused = await refusedHandshake(r.url(r.listenKeys.issue(BOB, BOB_KEY)));
+      await open(r, r.issue(ALICE, ALICE_TRADER));
+      await open(r, r.issue(BOB, BOB_KEY));
+      const refused = await refusedHandshake(r.url(r.issue(BOB, BOB_KEY)));
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({ code: -1003, msg: 'Too many requests; current limit is 2 requests per IP.' });
       expect(r.strikes).toEqual(['127.0.0.1']);
@@ -245,14 +253,14 @@ describe('W1 user data stream', () => {
   describe('content', () => {
     it('when a step fills an order of the account, then one array holds its reports, then its ticket, then its balances', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       r.commit([accepted, makerFill, takerFill, bobBalance, aliceBalance]);
       expect(await alice.next()).toEqual([acceptedReport, fillReport, ticket, aliceAccountInfo]);
     });
 
     it('when the frame is sent, then its fields come in the order of the spec, longs as strings', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       r.commit([takerFill]);
       expect(await alice.nextText()).toBe(
         '[{"e":"executionReport","E":"1700000000400","s":"BTCUSDT","c":"my-1","S":"BUY","o":"LIMIT","f":"GTC","q":"0.01","p":"30000",' +
@@ -265,7 +273,7 @@ describe('W1 user data stream', () => {
 
     it('when the maker side is watched, then it sees its own fill as maker, with the counter order and its fee', async () => {
       const r = await rig();
-      const bob = await open(r, r.listenKeys.issue(BOB, BOB_KEY));
+      const bob = await open(r, r.issue(BOB, BOB_KEY));
       r.commit([accepted, makerFill, takerFill, bobBalance, aliceBalance]);
       expect(await bob.next()).toEqual([
         {
@@ -292,7 +300,7 @@ describe('W1 user data stream', () => {
 
     it('when a batch holds two steps, then each is its own array, in engine order', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       const canceled: OrderEvent = { ...accepted, seq: SEQ + 1, time: TIME + 1, order: order({ status: 'CANCELED', updateTime: TIME + 1 }) };
       const unlocked: BalanceEvent = { kind: 'balance', seq: SEQ + 1, time: TIME + 1, accountId: ALICE, balances: [balanceAtoms('USDT', '1000', '0')] };
       r.commit([accepted, aliceBalance, canceled, unlocked]);
@@ -305,14 +313,14 @@ describe('W1 user data stream', () => {
 
     it('when a step only changes balances (a deposit), then the array holds the outboundAccountInfo alone', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       r.commit([aliceBalance]);
       expect(await alice.next()).toEqual([aliceAccountInfo]);
     });
 
     it('when a step touches only other accounts, then nothing is pushed', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       r.commit([makerFill, bobBalance]);
       r.commit([{ ...aliceBalance, seq: SEQ + 1 }]);
       expect(await alice.next()).toEqual([aliceAccountInfo]);
@@ -323,18 +331,18 @@ describe('W1 user data stream', () => {
       const r = await rig();
       const watched = (): boolean[] => [ALICE, BOB].map((accountId) => r.core.streamedAccounts?.has(accountId) ?? true);
       expect(watched()).toEqual([false, false]);
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       const first = await open(r, listenKey);
       await open(r, listenKey);
       expect(watched()).toEqual([true, false]);
-      r.listenKeys.close(listenKey, ALICE);
+      r.close(listenKey, ALICE);
       await first.closed;
       await vi.waitFor(() => expect(watched()).toEqual([false, false]));
     });
 
     it('when events were committed before the socket opened, then they are not replayed', async () => {
       const r = await rig();
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       r.commit([accepted, aliceBalance]);
       const alice = await open(r, listenKey);
       r.commit([{ ...takerFill, seq: SEQ + 1 }]);
@@ -343,8 +351,8 @@ describe('W1 user data stream', () => {
 
     it('when the listenKey came from a key without TRADE or WITHDRAW, then T and W are false', async () => {
       const r = await rig();
-      const reader = await open(r, r.listenKeys.issue(ALICE, ALICE_READER));
-      const trader = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const reader = await open(r, r.issue(ALICE, ALICE_READER));
+      const trader = await open(r, r.issue(ALICE, ALICE_TRADER));
       r.commit([aliceBalance]);
       expect(await reader.next()).toEqual([{ ...aliceAccountInfo, T: false, W: false }]);
       expect(await trader.next()).toEqual([aliceAccountInfo]);
@@ -354,13 +362,13 @@ describe('W1 user data stream', () => {
   describe('heartbeat', () => {
     it('when the ping interval passes, then the server sends {"ping":<ms>}', async () => {
       const r = await rig({ pingIntervalMs: 10 });
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       expect(await alice.next()).toEqual({ ping: T0 });
     });
 
     it('when the client sends {"ping":<n>}, then it gets {"pong":<n>}; a bare "ping" gets the server time', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       alice.send('{"ping":1699999999999}');
       expect(await alice.nextText()).toBe('{"pong":1699999999999}');
       alice.send('ping');
@@ -369,7 +377,7 @@ describe('W1 user data stream', () => {
 
     it('when the client sends other texts (an SDK subscription), then they are ignored', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       alice.send('{"topic":"order","event":"sub"}');
       alice.send('{"ping":7}');
       expect(await alice.next()).toEqual({ pong: 7 });
@@ -378,7 +386,7 @@ describe('W1 user data stream', () => {
 
     it('when the client sends a protocol ping, then it gets a protocol pong', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       const pong = new Promise<string>((resolve) => alice.ws.once('pong', (data) => resolve(data.toString('utf8'))));
       alice.ws.ping('hello');
       expect(await pong).toBe('hello');
@@ -386,14 +394,14 @@ describe('W1 user data stream', () => {
 
     it('when the socket has lived its lifetime, then it closes 1000 "connection lifetime reached"', async () => {
       const r = await rig({ pingIntervalMs: 10, lifetimeMs: 86_400_000 });
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       now = T0 + 86_400_000;
       expect(await alice.closed).toEqual({ code: 1000, reason: 'connection lifetime reached' });
     });
 
     it('when a client frame is over the size limit, then the socket closes 1009', async () => {
       const r = await rig({ maxClientFrameBytes: 64 });
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       alice.send(`{"ping":1,"pad":"${'x'.repeat(64)}"}`);
       expect((await alice.closed).code).toBe(1009);
     });
@@ -402,11 +410,11 @@ describe('W1 user data stream', () => {
   describe('lifecycle', () => {
     it('when the listenKey is closed, then its sockets close 1000 "listenKey closed" and others stay', async () => {
       const r = await rig();
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       const first = await open(r, listenKey);
       const second = await open(r, listenKey);
-      const other = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
-      r.listenKeys.close(listenKey, ALICE);
+      const other = await open(r, r.issue(ALICE, ALICE_TRADER));
+      r.close(listenKey, ALICE);
       expect(await first.closed).toEqual({ code: 1000, reason: 'listenKey closed' });
       expect(await second.closed).toEqual({ code: 1000, reason: 'listenKey closed' });
       r.commit([aliceBalance]);
@@ -415,7 +423,7 @@ describe('W1 user data stream', () => {
 
     it('when the listenKey expires, then its sockets close 1000 "listenKey expired"', async () => {
       const r = await rig();
-      const alice = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
+      const alice = await open(r, r.issue(ALICE, ALICE_TRADER));
       now = T0 + 3_600_000;
       r.listenKeys.sweep();
       expect(await alice.closed).toEqual({ code: 1000, reason: 'listenKey expired' });
@@ -423,18 +431,19 @@ describe('W1 user data stream', () => {
 
     it('when a batch revokes the API key, then the sockets of its listenKeys close 1000 "listenKey closed"', async () => {
       const r = await rig();
-      const trader = await open(r, r.listenKeys.issue(ALICE, ALICE_TRADER));
-      const reader = await open(r, r.listenKeys.issue(ALICE, ALICE_READER));
+      const trader = await open(r, r.issue(ALICE, ALICE_TRADER));
+      const readerKey = r.issue(ALICE, ALICE_READER);
+      const reader = await open(r, readerKey);
       r.commit([], [{ type: 'revokeApiKey', apiKey: ALICE_TRADER }]);
       expect(await trader.closed).toEqual({ code: 1000, reason: 'listenKey closed' });
-      expect(r.listenKeys.size).toBe(1);
+      expect(r.listenKeys.find(readerKey)?.apiKey).toBe(ALICE_READER);
       r.commit([aliceBalance]);
       expect(await reader.next()).toEqual([{ ...aliceAccountInfo, T: false, W: false }]);
     });
 
     it('when the streams close, then every socket closes 1001 and new handshakes fail', async () => {
       const r = await rig();
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       const alice = await open(r, listenKey);
       await r.streams.close();
       expect(await alice.closed).toEqual({ code: 1001, reason: 'server shutting down' });
@@ -442,9 +451,21 @@ describe('W1 user data stream', () => {
       await expect(WsProbe.open(r.url(listenKey))).rejects.toThrow();
     });
 
+    it('when every socket is disconnected (a leader stepped down), then they close 1001 and the stream keeps serving', async () => {
+      const r = await rig();
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
+      const alice = await open(r, listenKey);
+      await r.streams.disconnectAll();
+      expect(await alice.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+      expect(r.streams.socketCount).toBe(0);
+      const again = await open(r, listenKey);
+      r.commit([aliceBalance]);
+      expect(await again.next()).toEqual([aliceAccountInfo]);
+    });
+
     it('when a reader stops reading and its backlog passes the limit, then it is cut off', async () => {
       const r = await rig({ maxBufferedBytes: 64 * 1024 });
-      const listenKey = r.listenKeys.issue(ALICE, ALICE_TRADER);
+      const listenKey = r.issue(ALICE, ALICE_TRADER);
       const port = Number(new URL(r.url(listenKey)).port);
       // A raw TCP client: the handshake by hand, then never reading, so the server's backlog grows.
       const reader = connect(port, '127.0.0.1');

