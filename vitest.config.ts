@@ -3,6 +3,14 @@ import { defineConfig } from 'vitest/config';
 /** Files that replace a module with vi.mock: they need a module cache of their own. */
 export const MOCKING = ['test/unit/exchange/core-thread.test.ts'];
 
+/**
+ * The area A and area B stories, run a second time with every test server on PostgreSQL
+ * (BOURSE_TEST_STORE, test/support/server.ts): the same answers on both stores, end to end.
+ */
+const ON_POSTGRES = ['test/e2e/stories/**/*.test.ts', 'test/e2e/payments/**/*.test.ts'];
+/** Browser pages do not depend on the store: once is enough. */
+const NOT_ON_POSTGRES = ['test/e2e/payments/sandbox-pages-browser.test.ts'];
+
 export default defineConfig({
   test: {
     // PostgreSQL for the tests that need one: BOURSE_TEST_POSTGRES_URL's server, else an embedded one.
@@ -19,6 +27,7 @@ export default defineConfig({
       // data directories of their own.
       { extends: true, test: { name: 'shared-modules', include: ['test/**/*.test.ts'], exclude: MOCKING } },
       { extends: true, test: { name: 'isolated', include: MOCKING, poolOptions: { forks: { isolate: true } } } },
+      { extends: true, test: { name: 'stories-on-postgres', include: ON_POSTGRES, exclude: NOT_ON_POSTGRES, env: { BOURSE_TEST_STORE: 'postgres' } } },
     ],
   },
 });

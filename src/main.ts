@@ -9,7 +9,8 @@ import { WebhookDeliveryWorker } from './webhooks/delivery-worker.js';
 import { WebhookSender } from './webhooks/sender.js';
 import { buildApp } from './api/app.js';
 import { ClientAddresses } from './api/client-address.js';
-import { DEFAULT_RATE_LIMITS, followTradingConfig, RateLimiter } from './api/auth/rate-limiter.js';
+import { banJournal } from './api/auth/ban-journal.js';
+import { DEFAULT_RATE_LIMITS, followBans, followTradingConfig, RateLimiter } from './api/auth/rate-limiter.js';
 import { dataDirSecretKey, openSecretBox } from './api/auth/secret-box.js';
 import { Metrics } from './api/metrics.js';
 import { ListenKeys } from './api/ws/listen-keys.js';
@@ -112,9 +113,15 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   try {
     const metrics = new Metrics(() => core);
     const clusterApp = cluster?.app(metrics.registry, config.engineTimeoutMs);
-    const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock);
+    const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS }, clock, {
+      // A ban a strike starts is journaled (through the leader), so every node refuses the address; called once serving.
+      onBan: (ban) => journalBan(ban),
+      onBanFailed: (ban, error) => logger.warn({ err: error, ip: ban.ip }, 'a ban could not be journaled: refused here only, sent again on a later strike'),
+    });
     // Its settings are the recovered trading config's, and follow each committed change of it.
     const rateLimits = followTradingConfig(limiter, () => core.spot.rateLimits);
+    // Its bans: the recovered ones, then each committed ban or lift, whichever node it came from.
+    const bans = followBans(limiter, () => core.bans);
     const listenKeys = new ListenKeys({ core, clock });
     const userStreams = createUserStreams({
       listenKeys,
@@ -158,6 +165,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     });
     subscribers.add(
       rateLimits,
+      bans,
       metrics,
       { onCommit: (info) => market.onTrades(info.rows.trades) },
       // After the read models took the batch, so a new subscription's snapshot already holds it.
@@ -174,6 +182,12 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
           },
     );
     const admin = resolveAdminToken(config.dataDir, config.adminToken);
+    const journalBan = banJournal({
+      submit: (command) => exchange.submit(command),
+      leaderUrl: () => cluster?.host.leaderUrl() ?? '',
+      adminToken: admin.token,
+      timeoutMs: config.engineTimeoutMs,
+    });
     if (admin.generated && config.logLevel !== 'silent') {
       process.stdout.write(`Operator API token generated: see ${path.join(config.dataDir, 'admin-token')}\n`);
     }

@@ -7,6 +7,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { isIP, type BlockList } from 'node:net';
+import { banAddress } from '../exchange/ip-ban-module.js';
 import { normalizePeerAddress } from './auth/ip-whitelist.js';
 
 /** Most X-Forwarded-For entries looked at: a chain of proxies is a few long, a longer header is a client's invention. */
@@ -23,9 +24,10 @@ export class ClientAddresses {
     const header = request.headers['x-forwarded-for'];
     const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
     for (let i = hops.length - 1, seen = 0; i >= 0 && seen < MAX_HOPS; i--, seen++) {
-      const hop = normalizePeerAddress(hops[i].trim());
+      // One spelling per address (2001:DB8::1 is 2001:db8::1), as a ban records it.
+      const hop = banAddress(hops[i].trim());
       // A malformed entry ends the walk: what stands before it cannot be trusted either.
-      if (isIP(hop) === 0) break;
+      if (hop === undefined) break;
       address = hop;
       if (!isTrusted(trusted, hop)) break;
     }

@@ -102,6 +102,14 @@ export class ClusterHost implements CoreHost {
     return this.role === 'leader' ? '' : this.leaderUrlSeen;
   }
 
+  /** Reads the leadership row now: a forwarded write that found the last known leader gone asks this. */
+  async refreshLeaderUrl(): Promise<string> {
+    const row = await this.leadership.readRow();
+    this.knownTerm = Math.max(this.knownTerm, row.term);
+    this.leaderUrlSeen = row.nodeUrl;
+    return this.leaderUrl();
+  }
+
   /** Resolves true once `seq` is applied on this node (false after `timeoutMs`). */
   waitForSeq(seq: number, timeoutMs: number): Promise<boolean> {
     return this.tail.waitForSeq(seq, timeoutMs);

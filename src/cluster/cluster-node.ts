@@ -41,7 +41,8 @@ export interface ClusterNode {
 
 export async function openClusterNode(options: ClusterNodeOptions): Promise<ClusterNode> {
   const { cluster, logger } = options;
-  const store = await openPostgresStore({ url: options.url });
+  // A leader paused inside an append is ended by the server after the leader timeout (and by the next leader sooner).
+  const store = await openPostgresStore({ url: options.url, writerIdleTimeoutMs: cluster.leaderTimeoutMs });
   const pool = new pg.Pool({ connectionString: options.url, max: 2, application_name: 'bourse-node' });
   pool.on('error', (error) => logger.warn({ err: error }, 'a pooled database connection failed'));
   let host: ClusterHost;
@@ -71,6 +72,7 @@ export async function openClusterNode(options: ClusterNodeOptions): Promise<Clus
       return {
         role: () => host.status().role,
         leaderUrl: () => host.leaderUrl(),
+        refreshLeaderUrl: () => host.refreshLeaderUrl(),
         appliedSeq: () => host.core.lastSeq,
         waitForSeq: (seq, waitMs) => host.waitForSeq(seq, waitMs),
         forwardedClient,

@@ -19,12 +19,16 @@ const LOCAL_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 /** Bodies are at most 64 KiB in; an answer is small too, but a bound keeps a broken leader from filling memory. */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** A forwarded body is read whole first (so it can be sent again); the API refuses larger ones anyway. */
+const MAX_FORWARDED_BODY_BYTES = 1024 * 1024;
 
 export interface ClusterEdge {
   /** 'leader' answers here; 'follower' forwards. */
   role(): 'leader' | 'follower';
   /** The leader's BOURSE_NODE_URL ('' when none is known). */
   leaderUrl(): string;
+  /** The leader's URL read again from the database now ('' when none). */
+  refreshLeaderUrl(): Promise<string>;
   /** The last seq this node applied. */
   appliedSeq(): number;
   waitForSeq(seq: number, timeoutMs: number): Promise<boolean>;
@@ -65,7 +69,14 @@ export function registerForwarding(app: FastifyInstance, edge: ClusterEdge): voi
     if (leaderUrl === '') return edge.unavailable(request, reply);
     let answer: Answer;
     try {
-      answer = await forward(request, leaderUrl, edge, agents);
+      const body = await readBody(request);
+      answer = await forward(request, body, leaderUrl, edge, agents).catch(async (error: unknown) => {
+        // Nothing reached a leader that is gone (a takeover this node has not seen yet): ask the database who leads now.
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNREFUSED') throw error;
+        const current = await edge.refreshLeaderUrl();
+        if (current === '' || current === leaderUrl) throw error;
+        return forward(request, body, current, edge, agents);
+      });
     } catch (error) {
       request.log.warn({ err: error, leaderUrl }, 'a forwarded write found no leader');
       return edge.unavailable(request, reply);
@@ -88,15 +99,27 @@ export function registerForwarding(app: FastifyInstance, edge: ClusterEdge): voi
   });
 }
 
-function forward(request: FastifyRequest, leaderUrl: string, edge: ClusterEdge, agents: { http: Agent; https: HttpsAgent }): Promise<Answer> {
+function readBody(request: FastifyRequest): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.raw.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORWARDED_BODY_BYTES) request.raw.destroy(new Error(`a forwarded body is over ${MAX_FORWARDED_BODY_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
+    request.raw.on('end', () => resolve(Buffer.concat(chunks)));
+    request.raw.on('error', reject);
+  });
+}
+
+function forward(request: FastifyRequest, body: Buffer, leaderUrl: string, edge: ClusterEdge, agents: { http: Agent; https: HttpsAgent }): Promise<Answer> {
   const target = new URL(request.url, leaderUrl);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
   }
-  const length = request.headers['content-length'];
-  if (length !== undefined) headers['content-length'] = length;
-  else if (request.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = 'chunked';
+  headers['content-length'] = String(body.length);
   headers[FORWARDED_CLIENT_HEADER] = edge.forwardedClient.sign(request.ip, request.method, request.url, edge.clock());
   const https = target.protocol === 'https:';
   const send = https ? httpsRequest : httpRequest;
@@ -114,6 +137,6 @@ function forward(request: FastifyRequest, leaderUrl: string, edge: ClusterEdge, 
     });
     upstream.on('timeout', () => upstream.destroy(new Error('the leader did not answer in time')));
     upstream.on('error', reject);
-    request.raw.pipe(upstream);
+    upstream.end(body);
   });
 }

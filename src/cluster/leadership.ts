@@ -11,6 +11,10 @@ import pg from 'pg';
 
 /** The advisory lock's key (one bigint, so pg_locks shows classid 0 and objid = the key, objsubid 1). */
 export const LEADER_LOCK_KEY = 4_201_000_001;
+/** SQLSTATE of a statement that waited longer than lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+/** A bump refused this often (each time after ending the sessions in its way) gives up until the next attempt. */
+const MAX_BUMP_ATTEMPTS = 3;
 
 export interface LeadershipRow {
   term: number;
@@ -40,6 +44,7 @@ interface RowRecord {
 
 export class Leadership {
   private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private heartbeating = false;
   private heldTerm = 0;
@@ -75,12 +80,7 @@ export class Leadership {
       return undefined;
     }
     try {
-      // The bump waits for the appends in flight (they hold the row FOR SHARE); every later one sees the new term.
-      const bumped = await client.query<{ term: string }>('UPDATE bourse.leadership SET term = term + 1, node_url = $1 WHERE id = 1 RETURNING term', [
-        this.options.nodeUrl,
-      ]);
-      if (bumped.rows.length !== 1) throw new Error('the leadership row is missing: the schema was not migrated');
-      const term = Number(bumped.rows[0].term);
+      const term = await this.bumpTerm(client);
       await client.query('UPDATE bourse.leader_heartbeat SET term = $1, holder_pid = pg_backend_pid(), heartbeat_at = now() WHERE id = 1', [term]);
       this.heldTerm = term;
     } catch (error) {
@@ -91,6 +91,33 @@ export class Leadership {
     return this.heldTerm;
   }
 
+  /**
+   * Writes term + 1. The bump waits for the appends in flight (they hold the row FOR SHARE) and every
+   * later append sees the new term. An append that does not end (its leader paused or cut off in the
+   * middle of it) would hold the bump forever: after a short wait its session is ended. It belongs to
+   * a leader that has lost its lock already, so nothing it was doing may commit anyway.
+   */
+  private async bumpTerm(client: pg.Client): Promise<number> {
+    const waitMs = Math.max(100, Math.floor(this.options.leaderTimeoutMs / 3));
+    // On the server, so a bump that waits too long fails there (not only in this client) and the session stays usable.
+    await client.query(`SET lock_timeout = ${waitMs}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const bumped = await client.query<{ term: string }>('UPDATE bourse.leadership SET term = term + 1, node_url = $1 WHERE id = 1 RETURNING term', [
+          this.options.nodeUrl,
+        ]);
+        if (bumped.rows.length !== 1) throw new Error('the leadership row is missing: the schema was not migrated');
+        return Number(bumped.rows[0].term);
+      } catch (error) {
+        if (!(error instanceof pg.DatabaseError) || error.code !== LOCK_NOT_AVAILABLE || attempt === MAX_BUMP_ATTEMPTS) throw error;
+        await client.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_locks
+           WHERE locktype = 'relation' AND relation = 'bourse.leadership'::regclass AND granted AND pid <> pg_backend_pid()`,
+        );
+      }
+    }
+  }
+
   /** Ends the lead (if held) by ending the lock's session; the next leader bumps the term. */
   async release(): Promise<void> {
     this.heldTerm = 0;
@@ -98,8 +125,14 @@ export class Leadership {
     await this.dropConnection();
   }
 
-  private async connect(): Promise<pg.Client> {
-    if (this.client !== undefined) return this.client;
+  /** The lock's connection; concurrent callers (the campaign, a forwarded write's look-up) share one. */
+  private connect(): Promise<pg.Client> {
+    if (this.client !== undefined) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
     const client = new pg.Client({
       connectionString: this.options.url,
       keepAlive: true,

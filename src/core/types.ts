@@ -257,6 +257,25 @@ export interface CloseListenKeyCommand {
   accountId: number;
 }
 
+/**
+ * An IP ban of docs/spot-api.md "Rate limits", journaled so that every node of a deployment (and every restart)
+ * refuses the address: the node whose limiter started it submits it (through the leader), as does the operator (O29).
+ */
+export interface IpBannedCommand {
+  type: 'ipBanned';
+  /** As the limiter keys it: IPv4 dotted, IPv6 in its compressed lower-case form. */
+  ip: string;
+  /** End of the ban, ms since the epoch. */
+  bannedUntil: number;
+  /** n of "the n-th ban", which set its length. */
+  banCount: number;
+}
+/** O14: the ban on `ip` ends, and its count is forgotten. */
+export interface IpBanLiftedCommand {
+  type: 'ipBanLifted';
+  ip: string;
+}
+
 export type Command =
   | CreateUserCommand
   | CreateSubAccountCommand
@@ -277,6 +296,8 @@ export type Command =
   | OpenListenKeyCommand
   | KeepaliveListenKeyCommand
   | CloseListenKeyCommand
+  | IpBannedCommand
+  | IpBanLiftedCommand
   | PaymentCommand
   | WebhookCommand;
 

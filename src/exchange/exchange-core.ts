@@ -4,6 +4,7 @@ import { Ledger, type AccountSet, type PostingContext } from '../ledger/ledger.j
 import { CatalogueModule } from './catalogue-module.js';
 import { coreContext, type CoreContext, type CoreModule, type Deadline, type ModuleCheck } from './core-module.js';
 import { FundsModule } from './funds-module.js';
+import { IpBanModule } from './ip-ban-module.js';
 import { ListenKeyModule } from './listen-key-module.js';
 import { PaymentsModule } from './payments/payments-module.js';
 import { SpotModule } from './spot-module.js';
@@ -28,6 +29,8 @@ export class ExchangeCore {
   readonly payments: PaymentsModule;
   readonly webhooks: WebhooksModule;
   readonly listenKeys: ListenKeyModule;
+  /** IP bans, journaled so that every node refuses a banned address (the limiter follows them). */
+  readonly bans = new IpBanModule();
   /** In restore order (and the snapshot image's): a module may refer to what an earlier one holds. */
   readonly modules: readonly CoreModule[];
   private readonly moduleOf: ReadonlyMap<CommandType, CoreModule>;
@@ -63,7 +66,7 @@ export class ExchangeCore {
     this.payments = payments;
     // A listenKey dies with its API key (the catalogue's) and lives for the TTL of the trading config (the spot module's).
     this.listenKeys = new ListenKeyModule(this.catalogue, this.spot);
-    this.modules = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks, this.listenKeys];
+    this.modules = [this.catalogue, this.spot, this.funds, this.payments, this.webhooks, this.listenKeys, this.bans];
     const moduleOf = new Map<CommandType, CoreModule>();
     for (const module of this.modules) {
       for (const type of module.commandTypes) {

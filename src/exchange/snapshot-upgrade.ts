@@ -23,9 +23,12 @@ export type Version3Image = Omit<CoreImage, 'version'> & { version: 3 };
 /** Version 4: today's layout without the `listenKeys` part (they lived in memory then): the module starts empty. */
 export type Version4Image = Omit<CoreImage, 'version'> & { version: 4 };
 
+/** Version 5: today's layout without the `ipBans` part (bans lived in each limiter's memory then): the module starts empty. */
+export type Version5Image = Omit<CoreImage, 'version'> & { version: 5 };
+
 /** The same state in today's layout: each module's part under its name. */
-export function upgradeImage(old: OlderImage | Version3Image | Version4Image): CoreImage {
-  if (old.version === 3 || old.version === 4) return { ...old, version: IMAGE_VERSION };
+export function upgradeImage(old: OlderImage | Version3Image | Version4Image | Version5Image): CoreImage {
+  if (old.version === 3 || old.version === 4 || old.version === 5) return { ...old, version: IMAGE_VERSION };
   if (old.version !== 1 && old.version !== 2) throw new Error(`unknown snapshot version ${String((old as { version: unknown }).version)}`);
   const c = old.counters;
   const clientOrderIds = old.version === 1 ? ClientOrderIds.fromEntries(old.clientOrderIds).image(c.nextOrderId) : old.clientOrderIds;

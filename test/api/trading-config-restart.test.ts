@@ -84,14 +84,16 @@ describe.each(CORE_THREADS)('rate limits across a restart (%s core)', (coreThrea
     try {
       const admin = new AdminClient(second.url, second.adminToken);
       expect((await admin.send('GET', '/trading/config')).body).toEqual(expected);
+      // The ban earned above is journaled: the restart kept it, until the operator lifts it.
+      expect(((await admin.send('GET', '/bans')).body as { ip: string }[]).map((ban) => ban.ip)).toEqual(['127.0.0.1']);
+      expect((await request(`${second.url}/openapi/v1/exchangeInfo`)).status).toBe(418);
+      expect((await admin.send('DELETE', '/bans/127.0.0.1')).body).toEqual({ ip: '127.0.0.1', lifted: true });
       const info = (await request(`${second.url}/openapi/v1/exchangeInfo`)).body as { rateLimits: { rateLimitType: string; interval: string; limit: number }[] };
       expect(info.rateLimits).toEqual([
         { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalUnit: 1, limit: PATCH.requestWeightPerMinute },
         { rateLimitType: 'ORDERS', interval: 'SECOND', intervalUnit: 1, limit: DEFAULTS.ordersPerSecond },
         { rateLimitType: 'ORDERS', interval: 'DAY', intervalUnit: 1, limit: 6000 },
       ]);
-      // Bans are the limiter's run-time state: the restart ended the one above, the settings stayed.
-      expect((await admin.send('GET', '/bans')).body).toEqual([]);
       await expectEnforced(second.url);
       // A change after the restart applies at once, and the operator can lift the ban.
       const set = await bourse(second, ['--json', 'config', 'set', 'requestWeightPerMinute=6000']);

@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { vi } from 'vitest';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
-import { startChildServer, type ChildExit, type ChildServer } from './child-server.js';
+import { startChildServer, type ChildServer } from './child-server.js';
 import { findLostAcknowledgements, verifyWithReplay } from './ack-check.js';
 import type { AckLog } from './ack-log.js';
 import { AdminClient, type HttpAnswer } from './clients.js';
@@ -166,18 +167,18 @@ export class ClusterNode {
     this.paused = false;
   }
 
-  /** Ends the process (SIGTERM drains, SIGKILL does not), resuming it first if it is paused. */
-  async stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<ChildExit | undefined> {
+  /** Ends the process with SIGKILL (a paused one too): nothing of a test is left to drain. */
+  async stop(): Promise<void> {
     const child = this.child;
-    if (child === undefined) return undefined;
-    if (this.paused) this.resume();
+    if (child === undefined) return;
     this.child = undefined;
-    return child.kill(signal);
+    this.paused = false;
+    await child.kill('SIGKILL');
   }
 }
 
 export interface ClusterOptions {
-  /** From `postgresUrl()`: a fresh, empty database of the test file. */
+  /** A fresh, empty database of the test file (`postgresDatabases().url()`). */
   databaseUrl: string;
   size: number;
   /** Settings of every node, beside the deployment's (BOURSE_MAX_LAG_MS, BOURSE_SNAPSHOT_EVERY, …). */
@@ -205,6 +206,7 @@ export class Cluster {
   private constructor(
     readonly nodes: readonly ClusterNode[],
     readonly adminToken: string,
+    private readonly databaseUrl: string,
   ) {}
 
   /**
@@ -218,7 +220,7 @@ export class Cluster {
       const dataDir = mkdtempSync(path.join(tmpdir(), `bourse-node${index + 1}-`));
       nodes.push(new ClusterNode(`node${index + 1}`, await freePort(), dataDir, { ...shared, ...options.nodeEnv?.(index) }));
     }
-    const cluster = new Cluster(nodes, shared.BOURSE_ADMIN_TOKEN);
+    const cluster = new Cluster(nodes, shared.BOURSE_ADMIN_TOKEN, options.databaseUrl);
     try {
       await nodes[0].start();
       const first = await cluster.leader();
@@ -240,13 +242,8 @@ export class Cluster {
     return this.nodes.filter((node) => node.running);
   }
 
-  /** Every node's /health (undefined: down or not answering), in node order. */
-  healths(): Promise<(NodeHealth | undefined)[]> {
-    return Promise.all(this.nodes.map((node) => (node.running ? node.health() : undefined)));
-  }
-
-  /** Waits until exactly one node that answers says it leads (among `among`, all running nodes unless told); answers it. */
-  async leader(options: { among?: readonly ClusterNode[]; timeoutMs?: number } = {}): Promise<ClusterNode> {
+  /** Waits until exactly one node that answers says it leads (among `among`, all nodes unless told); answers it. */
+  async leader(options: { among?: readonly ClusterNode[] } = {}): Promise<ClusterNode> {
     const among = options.among ?? this.nodes;
     const seen: string[] = [];
     const sole = async (): Promise<ClusterNode | undefined> => {
@@ -255,8 +252,8 @@ export class Cluster {
       seen.splice(0, seen.length, ...among.map((node, i) => `${node.name}: ${JSON.stringify(healths[i])}`));
       return leaders.length === 1 ? leaders[0] : undefined;
     };
-    return vi.waitUntil(sole, { timeout: options.timeoutMs ?? TAKEOVER_WAIT_MS, interval: 50 }).catch(() => {
-      throw new Error(`no single leader within ${options.timeoutMs ?? TAKEOVER_WAIT_MS} ms; last seen ${seen.join(', ')}${this.crashReport()}`);
+    return vi.waitUntil(sole, { timeout: TAKEOVER_WAIT_MS, interval: 50 }).catch(async () => {
+      throw new Error(`no single leader within ${TAKEOVER_WAIT_MS} ms; last seen ${seen.join(', ')}${this.crashReport()}; database sessions:\n${await this.sessions()}`);
     });
   }
 
@@ -266,13 +263,14 @@ export class Cluster {
   }
 
   /**
-   * From `killedAt` (performance.now() of a leader's kill) until `write` through one of the other
-   * running nodes is answered 200: every node is tried in turn until then. Then waits until every
-   * running node knows the new term, so that any of them forwards writes to the new leader.
+   * From `killedAt` (performance.now() of a leader's kill, or of its cut) until `write` through one
+   * of `through` (the running nodes unless told) is answered 200: each is tried in turn until then.
+   * Then waits until all of them know the new term, so that any of them forwards writes to the new
+   * leader.
    */
-  async takeover(killedAt: number, write: (node: ClusterNode) => Promise<HttpAnswer>): Promise<Takeover> {
+  async takeover(killedAt: number, write: (node: ClusterNode) => Promise<HttpAnswer>, through: readonly ClusterNode[] = this.running()): Promise<Takeover> {
     const refusals = new Map<string, number>();
-    const nodes = this.running();
+    const nodes = through;
     let attempt = 0;
     const accepted = async (): Promise<number | undefined> => {
       const node = nodes[attempt++ % nodes.length];
@@ -286,17 +284,16 @@ export class Cluster {
     const ms = await vi.waitUntil(accepted, { timeout: TAKEOVER_WAIT_MS, interval: 20 }).catch(() => {
       throw new Error(`no write accepted within ${TAKEOVER_WAIT_MS} ms of the kill; refusals ${JSON.stringify([...refusals])}${this.crashReport()}`);
     });
-    const leader = await this.leader();
+    const leader = await this.leader({ among: nodes });
     const term = (await leader.health())?.term ?? 0;
-    await this.allKnowTerm(term);
+    await this.allKnowTerm(term, nodes);
     return { leader, term, ms, allNodesMs: performance.now() - killedAt, refusals };
   }
 
-  /** Waits until every running node reports `term` on /health. */
-  async allKnowTerm(term: number): Promise<void> {
+  /** Waits until every one of `nodes` (the running ones unless told) reports `term` on /health. */
+  async allKnowTerm(term: number, nodes: readonly ClusterNode[] = this.running()): Promise<void> {
     let last: string[] = [];
     const known = async (): Promise<boolean> => {
-      const nodes = this.running();
       const healths = await Promise.all(nodes.map((node) => node.health()));
       last = nodes.map((node, i) => `${node.name}: ${JSON.stringify(healths[i])}`);
       return healths.every((health) => health?.term === term);
@@ -369,6 +366,24 @@ export class Cluster {
     return (answer.body as { nodes: ClusterViewNode[] }).nodes;
   }
 
+  /** The database's sessions, one line each, with what they wait for and who blocks them: why no node could take the lead. */
+  private async sessions(): Promise<string> {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    try {
+      await client.connect();
+      const { rows } = await client.query<Record<string, unknown>>(
+        `SELECT pid, application_name, state, wait_event_type, wait_event, pg_blocking_pids(pid) AS blocked_by,
+                (extract(epoch FROM (now() - xact_start)) * 1000)::bigint AS xact_ms, left(query, 100) AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid`,
+      );
+      return rows.map((row) => JSON.stringify(row)).join('\n');
+    } catch (error) {
+      return `(not read: ${String(error)})`;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
   private crashReport(): string {
     const crashes = this.crashes();
     return crashes.length === 0 ? '' : `; crashed: ${crashes.join('\n')}`;
@@ -384,7 +399,7 @@ export class Cluster {
    * directories; then fails if a node had crashed, which a test talking to other nodes may not see.
    */
   async stop(): Promise<void> {
-    await Promise.all(this.nodes.map((node) => node.stop('SIGKILL')));
+    await Promise.all(this.nodes.map((node) => node.stop()));
     for (const node of this.nodes) rmSync(node.dataDir, { recursive: true, force: true });
     const crashes = this.crashes();
     if (crashes.length > 0) throw new Error(`nodes crashed during the test:\n${crashes.join('\n')}`);

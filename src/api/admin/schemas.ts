@@ -132,7 +132,7 @@ export const symbolRow = object({
 
 // ---- bans ---------------------------------------------------------------------------------------
 
-/** O13 rows: bans in force only. */
+/** O13 rows: bans in force only; O29: the address's ban as the journal holds it after the command. */
 export const banRow = object({ ip: string, bannedUntil: millis, banCount: described(count(), 'bans of this IP so far; each lasts longer') });
 /** O14. */
 export const liftedBan = object({ ip: string, lifted: described(boolean, 'false if no ban was in force') });
@@ -280,6 +280,7 @@ export const EXAMPLES = {
   symbolStatus: (status: string) => ({ symbol: 'SOLUSDT', status }),
   feeRates: { accountId: 12, makerFeeRate: '0.0005', takerFeeRate: '0.001' },
   bans: [{ ip: '198.51.100.7', bannedUntil: NOW + 120_000, banCount: 1 }],
+  ban: { ip: '203.0.113.9', bannedUntil: NOW + 86_400_000, banCount: 1 },
   liftedBan: { ip: '198.51.100.7', lifted: true },
   verify: {
     ok: true,

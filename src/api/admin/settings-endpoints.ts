@@ -1,9 +1,8 @@
-import { isIP } from 'node:net';
 import { BourseError } from '../../core/errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
+import { banAddress, type IpBan, type IpBanLiftedResult } from '../../exchange/ip-ban-module.js';
 import { DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
 import { defaultPaymentsConfig } from '../../payments/config.js';
-import { normalizePeerAddress } from '../auth/ip-whitelist.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import { arrayOf } from '../response-schema.js';
 import * as B from './body-members.js';
@@ -18,9 +17,13 @@ const CORE_RATE_KEYS = ['defaultMakerFeeRate', 'defaultTakerFeeRate'] as const;
 /** The trading configuration of a new data directory, as O17 answers it. */
 const TRADING_CONFIG_EXAMPLE = { ...DEFAULT_RATE_LIMIT_SETTINGS, ...DEFAULT_CORE_LIMITS, defaultMakerFeeRate: '0.001', defaultTakerFeeRate: '0.001' };
 
+/** An address as the operator writes it (docs/operating.md "Trading settings and listings"). */
+const IP_DESCRIPTION = 'an IPv4 or IPv6 address';
+
 /**
- * The deployment's settings and checks (docs/operating.md), O13–O19: bans, the payments and the
- * trading configuration, the ledger check.
+ * The deployment's settings and checks (docs/operating.md), O13–O19 and O29: bans, the payments and
+ * the trading configuration, the ledger check. Bans are journaled (`ipBanned`, `ipBanLifted`): every
+ * node of a deployment follows them (followBans), so a ban set or lifted here holds on all of them.
  */
 export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): OperatorEndpoint[] {
   // The committed config, rate limits included; the limiter follows it (followTradingConfig).
@@ -34,7 +37,33 @@ export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): Ope
       path: '/bans',
       response: arrayOf(S.banRow),
       example: S.EXAMPLES.bans,
+      // The journaled bans and the ones this node started that are not journaled yet.
       handler: () => limiter.listBans(),
+    }),
+    operatorEndpoint({
+      id: 'O29',
+      summary: 'Ban an IP address',
+      method: 'POST',
+      path: '/bans',
+      response: S.banRow,
+      example: S.EXAMPLES.ban,
+      params: {
+        body: B.members({
+          ip: B.required(address()),
+          bannedUntil: B.required(
+            B.checked(B.integer({ min: 1, description: 'end of the ban, ms since the Unix epoch; in the future' }), (ms) => ms > exchange.clock()),
+          ),
+          banCount: B.integer({ min: 1, description: 'n of the n-th ban; default: one more than the last ban of the address, 1 when it has none that ended less than 24 h ago' }),
+        }),
+      },
+      // Also how a follower journals a ban its limiter started (with the count it computed, so a repeat changes nothing).
+      handler: async ({ body }) => {
+        const banCount = body.banCount ?? limiter.nextBanCount(body.ip);
+        const ban = await exchange.submit<IpBan>({ type: 'ipBanned', ip: body.ip, bannedUntil: body.bannedUntil, banCount });
+        // Already taken by followBans when the commit came first; this node refuses the address either way.
+        limiter.recordBan(ban);
+        return ban;
+      },
     }),
     operatorEndpoint({
       id: 'O14',
@@ -43,8 +72,14 @@ export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): Ope
       path: '/bans/:ip',
       response: S.liftedBan,
       example: S.EXAMPLES.liftedBan,
-      params: { path: { ip: P.parsed({ type: 'string', description: 'an IPv4 or IPv6 address' }, banAddress) } },
-      handler: ({ path }) => ({ ip: path.ip, lifted: limiter.liftBan(path.ip) }),
+      params: { path: { ip: P.parsed({ type: 'string', description: IP_DESCRIPTION }, operatorAddress) } },
+      handler: async ({ path }) => {
+        // Seen before the lift: a ban this node started and has not journaled yet is in force too.
+        const inForce = limiter.banStatus(path.ip) !== undefined;
+        const { lifted } = await exchange.submit<IpBanLiftedResult>({ type: 'ipBanLifted', ip: path.ip });
+        limiter.liftBan(path.ip);
+        return { ip: path.ip, lifted: inForce || lifted };
+      },
     }),
     // docs/operating.md "Merchant payments settings": one journaled document, merged member by member (the core checks every member).
     operatorEndpoint({
@@ -113,10 +148,14 @@ export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): Ope
  * otherwise), IPv4-mapped IPv6 as its IPv4 and IPv6 in its one compressed form, as bans record
  * the peer address (`0:0:0:0:0:0:0:1` lifts the ban of `::1`).
  */
-function banAddress(text: string): string {
-  const ip = normalizePeerAddress(text);
-  const version = isIP(ip);
-  if (version === 0) throw new BourseError('ILLEGAL_CHARS', ['ip', 'an IPv4 or IPv6 address']);
-  // A zone id (`fe80::1%eth0`) is kept as sent: the URL parser, which compresses, refuses one.
-  return version === 4 || ip.includes('%') ? ip : new URL(`http://[${ip}]`).hostname.slice(1, -1);
+function operatorAddress(text: string, name = 'ip'): string {
+  const ip = banAddress(text);
+  if (ip === undefined) throw new BourseError('ILLEGAL_CHARS', [name, IP_DESCRIPTION]);
+  return ip;
+}
+
+/** A body member holding an address, read as `operatorAddress` reads the path's. */
+function address(): B.Member<string | undefined> {
+  const member = B.text({ description: `${IP_DESCRIPTION}, in any spelling` });
+  return { ...member, read: (sent, name) => (sent === undefined || sent === null ? undefined : operatorAddress(member.read(sent, name) ?? '', name)) };
 }

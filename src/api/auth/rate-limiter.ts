@@ -1,11 +1,15 @@
 import type { CommitInfo } from '../../exchange/sequencer.js';
 import type { CommitSubscriber } from '../../exchange/commit-subscribers.js';
+import { banAddress, banForgotten, type IpBan, type IpBanReads } from '../../exchange/ip-ban-module.js';
 import { DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, type RateLimitSettings } from '../../exchange/trading-config.js';
 
 /**
  * Rate limits and IP bans of docs/spot-api.md "Rate limits" (also applied by area B). Windows are fixed
- * (`floor(now / length)`), as on the platform. Counters and bans live in memory and a restart
- * clears them; the settings are the journaled trading config's, which the limiter follows.
+ * (`floor(now / length)`), as on the platform. Counters and strikes live in this node's memory (each
+ * node counts what it serves) and a restart clears them. A ban, once a strike starts it, is held here
+ * at once and handed to `onBan`, which journals it; the journaled bans of every node come back through
+ * `followBans`, so every node of a deployment refuses a banned address and a restart keeps the ban.
+ * The settings are the journaled trading config's, which the limiter follows.
  * The clock is injected so tests can walk window edges exactly.
  */
 
@@ -40,19 +44,26 @@ export interface BanStatus {
   readonly retryAfterSec: number;
 }
 
-export interface Ban {
-  readonly ip: string;
-  readonly bannedUntil: number;
-  /** n of "the n-th ban", which sets its length. */
-  readonly banCount: number;
+/** A ban as listed (O13) and journaled (`ipBanned`). */
+export type Ban = Readonly<IpBan>;
+
+export interface RateLimiterOptions {
+  /**
+   * Journals a ban a strike started (`ipBanned`, through the leader). The limiter refuses the address
+   * at once without waiting; a ban it failed to journal is sent again on a later strike (of any
+   * address) or when the banned address knocks, at most once a second and while the ban lasts.
+   */
+  onBan?: (ban: Ban) => Promise<unknown>;
+  /** Told of each failed `onBan`, for the log. */
+  onBanFailed?: (ban: Ban, error: unknown) => void;
 }
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const STRIKE_WINDOW_MS = 60_000;
-/** A ban count is forgotten this long after the last ban ended. */
-const BAN_MEMORY_MS = 86_400_000;
+/** A failed `onBan` is not sent again sooner than this: the banned address may knock thousands of times a second. */
+const BAN_RETRY_MS = 1000;
 /** 2^52 × any positive base is far beyond any cap, and keeps the power finite. */
 const MAX_DOUBLINGS = 52;
 
@@ -68,6 +79,10 @@ interface OrderCounter {
   countDay: number;
 }
 
+/**
+ * What this node knows of an address: its own strikes, and the union of the bans it started and the
+ * journaled ones (the later end, the higher count), as the core merges two bans.
+ */
 interface IpRecord {
   /** Times of the strikes of the last 60 s, oldest first; at most `banStrikes` of them. */
   strikes: number[];
@@ -76,21 +91,37 @@ interface IpRecord {
   bannedUntil: number;
 }
 
+/** A ban `onBan` could not journal: sent again from `retryAt` on, while it is still in force. */
+interface FailedBan {
+  ban: Ban;
+  retryAt: number;
+}
+
 /** Whole seconds until `endMs`, at least 1 (a Retry-After of 0 would invite an instant retry). */
 function secondsUntil(endMs: number, nowMs: number): number {
   return Math.max(1, Math.ceil((endMs - nowMs) / SECOND_MS));
+}
+
+/** n of the ban a strike would start now: the count is forgotten 24 h after the last ban ended. */
+function nextCount(record: IpRecord, nowMs: number): number {
+  return record.banCount === 0 || banForgotten(record.bannedUntil, nowMs) ? 1 : record.banCount + 1;
 }
 
 export class RateLimiter {
   private readonly weights = new Map<string, WeightCounter>();
   private readonly orders = new Map<string, OrderCounter>();
   private readonly ips = new Map<string, IpRecord>();
+  /** Addresses whose ban `onBan` is sending now: a retry waits for it. */
+  private readonly journaling = new Set<string>();
+  /** Bans `onBan` failed to journal, by address; at most one per ban in force. */
+  private readonly failedBans = new Map<string, FailedBan>();
   private readonly exemptKeys = new Set<string>();
   private sweptMinute = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly config: RateLimitConfig,
     private readonly clock: () => number,
+    private readonly options: RateLimiterOptions = {},
   ) {}
 
   /**
@@ -159,31 +190,52 @@ export class RateLimiter {
    */
   strike(ip: string): BanStatus | undefined {
     const now = this.tick();
-    let record = this.ips.get(ip);
-    if (record === undefined) {
-      record = { strikes: [], banCount: 0, bannedUntil: 0 };
-      this.ips.set(ip, record);
-    }
+    this.retryFailedBans(now);
+    const record = this.record(ip);
     if (record.bannedUntil > now) return { bannedUntil: record.bannedUntil, retryAfterSec: secondsUntil(record.bannedUntil, now) };
     const threshold = Math.max(1, this.config.banStrikes);
     const strikes = record.strikes.filter((at) => now - at < STRIKE_WINDOW_MS);
     strikes.push(now);
     record.strikes = strikes.slice(-threshold);
     if (record.strikes.length < threshold) return undefined;
-    if (record.banCount > 0 && now - record.bannedUntil >= BAN_MEMORY_MS) record.banCount = 0;
-    record.banCount += 1;
+    // The count is the union's: a ban earned on another node of the deployment lengthens this one too.
+    record.banCount = nextCount(record, now);
     const durationMs = Math.min(this.config.banBaseMs * 2 ** Math.min(record.banCount - 1, MAX_DOUBLINGS), this.config.banMaxMs);
     record.bannedUntil = now + durationMs;
     record.strikes = [];
+    this.journal({ ip, bannedUntil: record.bannedUntil, banCount: record.banCount });
     return { bannedUntil: record.bannedUntil, retryAfterSec: secondsUntil(record.bannedUntil, now) };
   }
 
-  /** The ban on `ip` now in force, if any (answer 418 with `Retry-After: retryAfterSec`). */
+  /** The ban on `ip` now in force, journaled or started here, if any (answer 418 with `Retry-After: retryAfterSec`). */
   banStatus(ip: string): BanStatus | undefined {
     const now = this.tick();
     const record = this.ips.get(ip);
     if (record === undefined || record.bannedUntil <= now) return undefined;
+    // The banned address keeps knocking: each knock may send again a ban this node could not journal.
+    if (this.failedBans.size > 0) this.retryFailedBan(ip, now);
     return { bannedUntil: record.bannedUntil, retryAfterSec: secondsUntil(record.bannedUntil, now) };
+  }
+
+  /** n of the next ban of `ip`: one more than its last one, or 1 when it has none or it ended 24 h ago or more (O29's default). */
+  nextBanCount(ip: string): number {
+    const record = this.ips.get(ip);
+    return record === undefined ? 1 : nextCount(record, this.tick());
+  }
+
+  /**
+   * Takes a journaled ban (the core's entry after an `ipBanned`, or at start): merged into what this
+   * node knows of the address, the later end and the higher count, as the core merges two bans.
+   */
+  recordBan(ban: Ban): void {
+    const record = this.record(ban.ip);
+    // A count this node still holds but should have forgotten (the sweep runs once a minute) must not lengthen the next ban.
+    if (record.banCount > 0 && banForgotten(record.bannedUntil, this.clock())) record.banCount = 0;
+    record.bannedUntil = Math.max(record.bannedUntil, ban.bannedUntil);
+    record.banCount = Math.max(record.banCount, ban.banCount);
+    const failed = this.failedBans.get(ban.ip);
+    // Journaled, by this node's retry or by another node's ban that covers it.
+    if (failed !== undefined && ban.bannedUntil >= failed.ban.bannedUntil && ban.banCount >= failed.ban.banCount) this.failedBans.delete(ban.ip);
   }
 
   /**
@@ -199,7 +251,7 @@ export class RateLimiter {
     return this.exemptKeys.has(apiKey);
   }
 
-  /** Bans in force, by IP. */
+  /** Bans in force, journaled or started here and not yet journaled, by IP. */
   listBans(): Ban[] {
     const now = this.tick();
     const bans: Ban[] = [];
@@ -209,10 +261,15 @@ export class RateLimiter {
     return bans.sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));
   }
 
-  /** Ends the ban on `ip` and forgets its strikes and ban count; false if no ban was in force. */
+  /**
+   * Ends the ban on `ip` on this node and forgets its strikes and ban count; false if no ban was in
+   * force. The operator's lift (O14) journals `ipBanLifted`, which `followBans` applies here on every node.
+   */
   liftBan(ip: string): boolean {
-    const active = this.banStatus(ip) !== undefined;
+    const record = this.ips.get(ip);
+    const active = record !== undefined && record.bannedUntil > this.tick();
     this.ips.delete(ip);
+    this.failedBans.delete(ip);
     return active;
   }
 
@@ -223,6 +280,60 @@ export class RateLimiter {
       if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`rate limit ${key} must be a count ≥ 1: ${value}`);
     }
     for (const key of RATE_LIMIT_KEYS) this.config[key] = settings[key];
+  }
+
+  private record(ip: string): IpRecord {
+    let record = this.ips.get(ip);
+    if (record === undefined) {
+      record = { strikes: [], banCount: 0, bannedUntil: 0 };
+      this.ips.set(ip, record);
+    }
+    return record;
+  }
+
+  /**
+   * Hands a ban this node started to `onBan`; one that fails is kept for a later strike to send again.
+   * A new ban is sent even while an older one of the address is on its way (the core merges them in
+   * any order); a retry waits for the one on its way.
+   */
+  private journal(ban: Ban, retry = false): void {
+    const onBan = this.options.onBan;
+    // Only an address can be journaled; the limiter's own tests strike names.
+    const ip = banAddress(ban.ip);
+    if (onBan === undefined || ip === undefined || (retry && this.journaling.has(ban.ip))) return;
+    this.failedBans.delete(ban.ip);
+    this.journaling.add(ban.ip);
+    const sent = { ...ban, ip };
+    let sending: Promise<unknown>;
+    try {
+      sending = onBan(sent);
+    } catch (error) {
+      // A hook that throws must not fail the request that struck: it failed to journal, as a rejection does.
+      sending = Promise.reject(error);
+    }
+    sending.then(
+      () => this.journaling.delete(ban.ip),
+      (error: unknown) => {
+        this.journaling.delete(ban.ip);
+        // A newer ban of the address (or a lift) while this one was on its way wins.
+        const record = this.ips.get(ban.ip);
+        if (record === undefined || record.bannedUntil !== ban.bannedUntil) return;
+        this.failedBans.set(ban.ip, { ban, retryAt: this.clock() + BAN_RETRY_MS });
+        this.options.onBanFailed?.(sent, error);
+      },
+    );
+  }
+
+  /** Sends again, on a strike, every ban `onBan` failed to journal that is still in force and due. */
+  private retryFailedBans(now: number): void {
+    for (const ip of [...this.failedBans.keys()]) this.retryFailedBan(ip, now);
+  }
+
+  private retryFailedBan(ip: string, now: number): void {
+    const failed = this.failedBans.get(ip);
+    if (failed === undefined || failed.retryAt > now) return;
+    if (failed.ban.bannedUntil <= now) this.failedBans.delete(ip);
+    else this.journal(failed.ban, true);
   }
 
   /** Reads the clock and, once per minute, drops counters of past windows and forgotten IPs. */
@@ -242,9 +353,10 @@ export class RateLimiter {
     for (const [key, counter] of this.orders) if (counter.day < day) this.orders.delete(key);
     for (const [ip, record] of this.ips) {
       const striking = record.strikes.some((at) => now - at < STRIKE_WINDOW_MS);
-      const remembered = record.banCount > 0 && now - record.bannedUntil < BAN_MEMORY_MS;
+      const remembered = record.banCount > 0 && !banForgotten(record.bannedUntil, now);
       if (!striking && !remembered) this.ips.delete(ip);
     }
+    for (const [ip, failed] of this.failedBans) if (failed.ban.bannedUntil <= now) this.failedBans.delete(ip);
   }
 }
 
@@ -258,6 +370,28 @@ export function followTradingConfig(limiter: RateLimiter, committed: () => Reado
   return {
     onCommit(info: CommitInfo): void {
       if (info.commands.some((stamped) => stamped.command.type === 'setTradingConfig')) limiter.configure(committed());
+    },
+  };
+}
+
+/**
+ * Keeps `limiter`'s bans equal to the journaled ones (a commit subscriber): every ban the core holds
+ * now is taken (at start: the recovered state), then each committed `ipBanned` merges the core's entry
+ * for its address and each `ipBanLifted` ends the ban on this node, whichever node started the ban.
+ */
+export function followBans(limiter: RateLimiter, committed: () => IpBanReads): CommitSubscriber {
+  for (const ban of committed().entries()) limiter.recordBan(ban);
+  return {
+    onCommit(info: CommitInfo): void {
+      for (const { command } of info.commands) {
+        if (command.type === 'ipBanLifted') {
+          limiter.liftBan(command.ip);
+        } else if (command.type === 'ipBanned') {
+          // The entry after the batch: a lift later in it has removed it, and the lift comes next here.
+          const ban = committed().entry(command.ip);
+          if (ban !== undefined) limiter.recordBan(ban);
+        }
+      }
     },
   };
 }

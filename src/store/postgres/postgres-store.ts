@@ -51,6 +51,12 @@ export interface PostgresStoreOptions {
   readers?: number;
   /** Told of an error on an idle connection (the server went away); the connection is replaced at its next use. */
   onConnectionError?: (error: Error) => void;
+  /**
+   * How long the writer's session may sit inside a transaction without a statement before the
+   * server ends it (idle_in_transaction_session_timeout; default: the server's). A leader paused in
+   * the middle of an append holds the leadership row FOR SHARE: this bounds how long its takeover waits.
+   */
+  writerIdleTimeoutMs?: number;
 }
 
 /** Opens the store at `options.url`, creating schema `bourse` and migrating it as needed. */
@@ -66,7 +72,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     } finally {
       client.release();
     }
-    const store = new PostgresStore(options.url, pool, onError);
+    const store = new PostgresStore(options.url, pool, onError, options.writerIdleTimeoutMs);
     store.setTerm(options.term);
     await store.refreshLastSeq();
     return store;
@@ -94,6 +100,7 @@ export class PostgresStore implements Store {
     private readonly url: string,
     private readonly pool: pg.Pool,
     private readonly onConnectionError: (error: Error) => void,
+    private readonly writerIdleTimeoutMs?: number,
   ) {
     this.readModel = new PgReadModel(pool);
     this.payments = new PgPaymentsReadModel(pool);
@@ -222,7 +229,9 @@ export class PostgresStore implements Store {
 
   private writerClient(): Promise<pg.Client> {
     if (this.writer === undefined) {
-      const connecting = connectClient(this.url, { pipeline: true, application_name: WRITER_APPLICATION_NAME }, (error, client) => {
+      const idle = this.writerIdleTimeoutMs;
+      const options = idle === undefined ? undefined : `-c idle_in_transaction_session_timeout=${idle}`;
+      const connecting = connectClient(this.url, { pipeline: true, application_name: WRITER_APPLICATION_NAME, options }, (error, client) => {
         this.onConnectionError(error);
         this.dropWriter(client);
       });

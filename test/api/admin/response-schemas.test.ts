@@ -16,7 +16,7 @@ interface UserRef {
   accountId: string;
 }
 
-describe('operator API answers match their declared schemas (O1–O28)', () => {
+describe('operator API answers match their declared schemas (O1–O29)', () => {
   let t: TestServer;
   let op: Operator;
   let check: SchemaCheck;
@@ -120,8 +120,11 @@ describe('operator API answers match their declared schemas (O1–O28)', () => {
     expect(nodes).toEqual([expect.objectContaining({ url: t.url, role: 'leader', term: 0 })]);
   });
 
-  it('bans, listed and lifted (O13, O14)', async () => {
+  it('bans, listed, set and lifted (O13, O14, O29)', async () => {
     await call('GET', '/bans');
+    await call('POST', '/bans', { ip: '203.0.113.9', bannedUntil: Date.now() + 3_600_000 });
+    await call('POST', '/bans', { ip: '::ffff:203.0.113.9', bannedUntil: Date.now() + 60_000, banCount: 5 });
+    await call('DELETE', '/bans/203.0.113.9');
     await call('PATCH', '/trading/config', { requestWeightPerMinute: 1, banStrikes: 2 });
     try {
       let banned = false;

@@ -22,6 +22,7 @@ describe('the client address behind a load balancer (BOURSE_TRUST_PROXY)', () =>
     expect(addresses.of(request('10.0.0.5', '198.51.100.99, 203.0.113.1'))).toBe('203.0.113.1');
     expect(addresses.of(request('10.0.0.5', ['198.51.100.99', '203.0.113.1, 10.1.2.3']))).toBe('203.0.113.1');
     expect(addresses.of(request('::ffff:10.0.0.5', '::ffff:203.0.113.1'))).toBe('203.0.113.1');
+    expect(addresses.of(request('10.0.0.5', '2001:DB8:0:0::1'))).toBe('2001:db8::1');
   });
 
   it('when the peer is not trusted, or the header is absent or malformed, then the peer (or the last good hop) is the client', () => {

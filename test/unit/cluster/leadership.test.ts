@@ -86,6 +86,23 @@ describe('leadership through an advisory lock and a term', () => {
     await vi.waitUntil(() => a.lost.length > 0, { timeout: 5000 });
   });
 
+  it('when a paused leader holds the leadership row inside an unfinished append, then the next leader ends that session and bumps the term', async () => {
+    const a = leadership('http://a:6', 300);
+    const b = leadership('http://b:6', 300);
+    const term = (await a.leadership.readRow()).term;
+    // An append stopped after its term check: its transaction holds the row FOR SHARE and never ends.
+    const stuck = new pg.Client({ connectionString: url });
+    await stuck.connect();
+    const ended = new Promise<void>((resolve) => stuck.on('error', () => resolve()));
+    await stuck.query('BEGIN');
+    await stuck.query('SELECT term FROM bourse.leadership WHERE id = 1 FOR SHARE');
+
+    expect(await b.leadership.tryAcquire()).toBe(term + 1);
+    await ended;
+    await stuck.end().catch(() => undefined);
+    expect(await a.leadership.tryAcquire()).toBeUndefined();
+  });
+
   it('when the heartbeat row moves to a newer term under a leader, then its next heartbeat tells it it lost the lead', async () => {
     const a = leadership('http://a:5', 300);
     await a.leadership.tryAcquire();
