@@ -1,169 +1,26 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { formatUnits, parseSignedDecimal } from '../../src/core/decimal.js';
-import type { Command, FlowPosting, OrderType, TimeInForce } from '../../src/core/types.js';
+import { parseSignedDecimal } from '../../src/core/decimal.js';
+import type { FlowPosting } from '../../src/core/types.js';
 import type { ExchangeCore } from '../../src/exchange/exchange-core.js';
 import { WITHDRAWAL_AUDITING } from '../../src/exchange/funds-commands.js';
 import { restoreCore, serializeCore, stateHash } from '../../src/exchange/snapshot.js';
 import { createCoreHarness, replay, type CoreHarness } from '../support/core-harness.js';
 import { flowRowOf } from '../../src/ledger/flow-posting.js';
-
-const ASSETS = ['BTC', 'ETH', 'USDT'] as const;
-/** Generation ranges per symbol: mid price in ticks, largest order in lots, MARKET BUY amount in units of tickSize's decimals. */
-const SYMBOLS = [
-  { symbol: 'BTCUSDT', midTicks: 3_000_000, maxLots: 300_000, maxAmountUnits: 2_000_000 },
-  { symbol: 'ETHUSDT', midTicks: 200_000, maxLots: 50_000, maxAmountUnits: 2_000_000 },
-  { symbol: 'ETHBTC', midTicks: 6_000, maxLots: 5_000, maxAmountUnits: 30_000 },
-] as const;
-const USERS = 3;
-/** Fee rates with 8 decimals, so that most fills round their fee. */
-const FEE_RATES = [
-  ['0.001', '0.001'],
-  ['0.00012345', '0.00098765'],
-  ['0', '0.1'],
-] as const;
-
-type Op =
-  | { kind: 'deposit'; account: number; asset: number; atoms: bigint }
-  | { kind: 'limit'; account: number; symbol: number; buy: boolean; offsetTicks: number; lots: number; dustAtoms: number; orderType: OrderType; tif: TimeInForce }
-  | { kind: 'marketBuy'; account: number; symbol: number; units: number; dust: boolean }
-  | { kind: 'marketSell'; account: number; symbol: number; lots: number }
-  | { kind: 'cancel'; account: number; pick: number }
-  | { kind: 'cancelAll'; account: number; symbol: number | null }
-  | { kind: 'transfer'; from: number; to: number; asset: number; atoms: bigint; userTransfer: boolean }
-  | { kind: 'withdraw'; account: number; asset: number; atoms: bigint; client: number }
-  | { kind: 'settle'; pick: number; approve: boolean };
-
-const account = fc.nat({ max: USERS * 2 - 1 });
-const symbolIndex = fc.nat({ max: SYMBOLS.length - 1 });
-const assetIndex = fc.nat({ max: ASSETS.length - 1 });
-const atoms = fc.oneof(fc.bigInt({ min: 1n, max: 1_000n }), fc.bigInt({ min: 1n, max: 3_000_000_000n }));
-
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('deposit' as const), account, asset: assetIndex, atoms: fc.bigInt({ min: 0n, max: 5_000_000_000n }) }) },
-  {
-    weight: 12,
-    arbitrary: fc.record({
-      kind: fc.constant('limit' as const),
-      account,
-      symbol: symbolIndex,
-      buy: fc.boolean(),
-      offsetTicks: fc.integer({ min: -6, max: 6 }),
-      lots: fc.nat({ max: 300_000 }),
-      dustAtoms: fc.oneof({ weight: 9, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 99 }) }),
-      orderType: fc.constantFrom<OrderType>('LIMIT', 'LIMIT', 'LIMIT', 'LIMIT_MAKER'),
-      tif: fc.constantFrom<TimeInForce>('GTC', 'GTC', 'IOC', 'FOK'),
-    }),
-  },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant('marketBuy' as const),
-      account,
-      symbol: symbolIndex,
-      units: fc.nat({ max: 2_000_000 }),
-      dust: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-    }),
-  },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('marketSell' as const), account, symbol: symbolIndex, lots: fc.nat({ max: 300_000 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), account, pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), account, symbol: fc.option(symbolIndex, { nil: null }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('transfer' as const), from: account, to: account, asset: assetIndex, atoms, userTransfer: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), account, asset: assetIndex, atoms, client: fc.nat({ max: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle' as const), pick: fc.nat(), approve: fc.boolean() }) },
-);
+import { spotCommand, spotOpArb, spotParties } from '../support/spot-ops.js';
 
 interface World {
   h: CoreHarness;
   accounts: number[];
 }
 
-/** The demo catalogue, three users each with a sub-account, varied fee rates, and starting funds. */
+/** The demo catalogue and the parties of test/support/spot-ops.ts: three users each with a sub-account, varied fee rates, and starting funds. */
 function setupWorld(): World {
   const h = createCoreHarness();
-  const accounts: number[] = [];
-  for (let u = 0; u < USERS; u++) {
-    const { userId, accountId } = h.ok<{ userId: number; accountId: number }>({ type: 'createUser', email: `u${u}@example.com`, userType: 'user' });
-    const [makerFeeRate, takerFeeRate] = FEE_RATES[u];
-    h.ok({ type: 'setFeeRates', accountId, makerFeeRate, takerFeeRate });
-    const { accountId: sub } = h.ok<{ accountId: number }>({ type: 'createSubAccount', userId, name: '' });
-    accounts.push(accountId, sub);
-  }
-  for (const accountId of accounts) {
-    h.deposit(accountId, 'BTC', '1');
-    h.deposit(accountId, 'ETH', '10');
-    h.deposit(accountId, 'USDT', '50000');
-  }
-  return { h, accounts };
-}
-
-function toCommand(op: Op, { h, accounts }: World): Command {
-  const core = h.core;
-  switch (op.kind) {
-    case 'deposit':
-      return { type: 'deposit', accountId: accounts[op.account], asset: ASSETS[op.asset], amount: formatUnits(op.atoms, 8), txId: '' };
-    case 'limit': {
-      const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.spot.symbol(symbol).spec;
-      const priceTicks = midTicks + op.offsetTicks;
-      const baseAtoms = BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot + BigInt(op.dustAtoms);
-      return {
-        type: 'placeOrder',
-        accountId: accounts[op.account],
-        symbol,
-        side: op.buy ? 'BUY' : 'SELL',
-        orderType: op.orderType,
-        timeInForce: op.tif,
-        price: formatUnits(BigInt(priceTicks) * spec.tickSizeAtto, 18),
-        quantity: formatUnits(baseAtoms, spec.basePrecision),
-      };
-    }
-    case 'marketBuy': {
-      const { symbol, maxAmountUnits } = SYMBOLS[op.symbol];
-      const spec = core.spot.symbol(symbol).spec;
-      const units = BigInt((op.units % maxAmountUnits) + 1);
-      // Dust: one more decimal than tickSize allows, refused with -1148.
-      const quantity = op.dust ? formatUnits(units * 10n + 1n, spec.tickDecimals + 1) : formatUnits(units, spec.tickDecimals);
-      return { type: 'placeOrder', accountId: accounts[op.account], symbol, side: 'BUY', orderType: 'MARKET', timeInForce: 'GTC', quantity };
-    }
-    case 'marketSell': {
-      const { symbol, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.spot.symbol(symbol).spec;
-      const quantity = formatUnits(BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot, spec.basePrecision);
-      return { type: 'placeOrder', accountId: accounts[op.account], symbol, side: 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
-    }
-    case 'cancel': {
-      const accountId = accounts[op.account];
-      const open = [...core.spot.openOrderIdsOf(accountId)];
-      // Mostly an open order of the account; sometimes any id ever issued (filled, canceled, someone else's).
-      const orderId = open.length > 0 && op.pick % 4 !== 0 ? open[op.pick % open.length] : (op.pick % core.spot.nextOrderId) + 1;
-      return { type: 'cancelOrder', accountId, orderId };
-    }
-    case 'cancelAll':
-      return { type: 'cancelOrders', accountId: accounts[op.account], symbol: op.symbol === null ? undefined : SYMBOLS[op.symbol].symbol };
-    case 'transfer':
-      return {
-        type: 'transfer',
-        fromAccountId: accounts[op.from],
-        toAccountId: accounts[op.to],
-        asset: ASSETS[op.asset],
-        amount: formatUnits(op.atoms, 8),
-        flowType: op.userTransfer ? 'TRANSFER' : 'USER_ACCOUNT_TRANSFER',
-      };
-    case 'withdraw':
-      return {
-        type: 'withdraw',
-        accountId: accounts[op.account],
-        asset: ASSETS[op.asset],
-        amount: formatUnits(op.atoms, 8),
-        address: 'addr',
-        addressExt: '',
-        chainType: 'TRC20',
-        clientOrderId: `w${op.client}`,
-      };
-    case 'settle':
-      return { type: 'settleWithdrawal', withdrawalId: (op.pick % Math.max(1, core.funds.nextWithdrawalId - 1)) + 1, approve: op.approve, txId: 'tx', reason: '' };
-  }
+  const setUp = spotParties();
+  let step = setUp.next();
+  while (step.done !== true) step = setUp.next(h.ok(step.value));
+  return { h, accounts: step.value };
 }
 
 const key = (accountId: number, asset: string): string => `${accountId}:${asset}`;
@@ -230,7 +87,7 @@ describe('ledger conservation under random command streams', () => {
     let trades = 0;
     let accepted = 0;
     fc.assert(
-      fc.property(fc.array(opArb, { maxLength: 200, size: 'max' }), (ops) => {
+      fc.property(fc.array(spotOpArb, { maxLength: 200, size: 'max' }), (ops) => {
         const world = setupWorld();
         const { h } = world;
         const flowSums = new Map<string, bigint>();
@@ -238,7 +95,7 @@ describe('ledger conservation under random command streams', () => {
         checkInvariants(h.core, flowSums);
         for (const op of ops) {
           const before = h.accepted.length;
-          h.run(toCommand(op, world));
+          h.run(spotCommand(op, { core: h.core, accounts: world.accounts }));
           if (h.accepted.length > before) {
             accepted++;
             trades += h.lastRows.trades.length / 2;

@@ -49,10 +49,8 @@ export class PaymentsCore {
   }
 
   /** Demo assets and symbols, the desk, one merchant user: its userId and main accountId. */
-  async setUp(sandbox = true): Promise<{ userId: number; accountId: number }> {
-    for (const command of demoCatalogue()) await this.submit(command);
-    await this.submit({ type: 'paymentsSetUp', sandbox });
-    return this.submit({ type: 'createUser', email: 'ops@acme.mx', userType: 'merchant' });
+  setUp(sandbox = true): Promise<{ userId: number; accountId: number }> {
+    return setUpPayments((command) => this.submit(command), sandbox);
   }
 
   /** A merchant through KYC, with active accounts in `fiats` (automatic modes). */
@@ -90,6 +88,16 @@ export class PaymentsCore {
   replayHash(): string {
     return stateHash(recover(this.store, { ignoreSnapshots: true }).core);
   }
+}
+
+/** Submits a command and resolves with its result once committed (rejects with its refusal). */
+export type Submit = <T = unknown>(command: Command) => Promise<T>;
+
+/** `PaymentsCore.setUp` through any submitter (one command per batch): the merchant user's userId and main accountId. */
+export async function setUpPayments(submit: Submit, sandbox = true): Promise<{ userId: number; accountId: number }> {
+  for (const command of demoCatalogue()) await submit(command);
+  await submit({ type: 'paymentsSetUp', sandbox });
+  return submit({ type: 'createUser', email: 'ops@acme.mx', userType: 'merchant' });
 }
 
 /**
