@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { NodeStatus } from './cluster-host.js';
 
+/** One node of the deployment as O28 lists it (docs/deployment.md "Seeing it"). */
 export interface NodeRow {
   url: string;
   role: string;

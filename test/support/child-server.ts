@@ -41,6 +41,7 @@ export interface ChildServer {
   /** The process id, for signals that are not an end (SIGSTOP, SIGCONT). */
   pid: number;
   adminToken: string;
+  /** The demo user's credentials; reading it throws for a server started with BOURSE_DEMO=0, which has none. */
   demo: DemoCredentials;
   /** Milliseconds from spawn to `/health` answering. */
   startMs: number;
@@ -148,12 +149,16 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     await Promise.race([waitForHealth(url, deadline), failure]);
     // A token given in the environment is not written to the data directory.
     const adminToken = options.env?.BOURSE_ADMIN_TOKEN ?? readFileSync(path.join(options.dataDir, 'admin-token'), 'utf8').trim();
-    const demo = await Promise.race([demoCredentials(options.dataDir, deadline), failure]);
+    // BOURSE_DEMO=0 (a production deployment's setting) seeds no demo user: there is no file to wait for.
+    const demo = childEnv(options).BOURSE_DEMO === '0' ? undefined : await Promise.race([demoCredentials(options.dataDir, deadline), failure]);
     return {
       url,
       pid: child.pid as number,
       adminToken,
-      demo,
+      get demo(): DemoCredentials {
+        if (demo === undefined) throw new Error('started with BOURSE_DEMO=0: no demo user');
+        return demo;
+      },
       startMs: performance.now() - startedAt,
       kill,
       logLine: (msg) => logs.find((line) => line.msg === msg),

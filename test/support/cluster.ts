@@ -88,6 +88,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Where the node on `port` is reached: BOURSE_NODE_URL. */
+function nodeUrl(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
+
 /** One Bourse process of the cluster, on its own port and data directory, which outlive its restarts. */
 export class ClusterNode {
   private child: ChildServer | undefined;
@@ -103,7 +108,7 @@ export class ClusterNode {
   ) {}
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return nodeUrl(this.port);
   }
 
   /** Started and not killed (a paused node is running). */
@@ -122,7 +127,8 @@ export class ClusterNode {
     if (this.child !== undefined) throw new Error(`${this.name} is already running`);
     const child = await startChildServer({
       dataDir: this.dataDir,
-      env: { ...this.env, PORT: String(this.port), HOST: '127.0.0.1', BOURSE_NODE_URL: this.url },
+      // The address it listens on may be the deployment's (HOST=0.0.0.0 of the Dockerfile); where it is reached is the node's own.
+      env: { HOST: '127.0.0.1', ...this.env, PORT: String(this.port), BOURSE_NODE_URL: this.url },
     });
     this.child = child;
     // The node is forgotten before every exit the test causes: one that comes while it is still known is a crash.
@@ -177,14 +183,28 @@ export class ClusterNode {
   }
 }
 
+/** Where a node is reached and keeps its files, known before it starts. */
+export interface NodePlace {
+  url: string;
+  dataDir: string;
+}
+
 export interface ClusterOptions {
   /** A fresh, empty database of the test file (`postgresDatabases().url()`). */
   databaseUrl: string;
   size: number;
+  /**
+   * The settings every node shares, in place of a test deployment's (this database, new secrets,
+   * a short leader timeout, the demo data): a test of a shipped configuration gives its own, which
+   * must name BOURSE_DB and BOURSE_ADMIN_TOKEN.
+   */
+  deployment?: Record<string, string>;
   /** Settings of every node, beside the deployment's (BOURSE_MAX_LAG_MS, BOURSE_SNAPSHOT_EVERY, …). */
   env?: Record<string, string>;
-  /** Settings of node `index` alone (0-based), over the others: e.g. a BOURSE_DB through a proxy. */
-  nodeEnv?: (index: number) => Record<string, string>;
+  /** Settings of node `index` alone (0-based), over the others: e.g. a BOURSE_DB through a proxy, or a setting naming the node's own address. */
+  nodeEnv?: (index: number, place: NodePlace) => Record<string, string>;
+  /** The nodes' names, in order (`node1`, `node2`, … unless told): e.g. the services of a compose file. */
+  names?: readonly string[];
 }
 
 /** A node that took over and how long writes were refused: from the kill to the first write accepted. */
@@ -214,11 +234,15 @@ export class Cluster {
    * it leads, then starts the others together.
    */
   static async start(options: ClusterOptions): Promise<Cluster> {
-    const shared = { ...deploymentEnv(options.databaseUrl), ...options.env };
+    const shared = { ...(options.deployment ?? deploymentEnv(options.databaseUrl)), ...options.env };
+    if (shared.BOURSE_ADMIN_TOKEN === undefined) throw new Error('the deployment names no BOURSE_ADMIN_TOKEN: the cluster could not be operated');
+    if (options.names !== undefined && options.names.length !== options.size) throw new Error(`${options.names.length} names for ${options.size} nodes`);
     const nodes: ClusterNode[] = [];
     for (let index = 0; index < options.size; index++) {
       const dataDir = mkdtempSync(path.join(tmpdir(), `bourse-node${index + 1}-`));
-      nodes.push(new ClusterNode(`node${index + 1}`, await freePort(), dataDir, { ...shared, ...options.nodeEnv?.(index) }));
+      const port = await freePort();
+      const env = { ...shared, ...options.nodeEnv?.(index, { url: nodeUrl(port), dataDir }) };
+      nodes.push(new ClusterNode(options.names?.[index] ?? `node${index + 1}`, port, dataDir, env));
     }
     const cluster = new Cluster(nodes, shared.BOURSE_ADMIN_TOKEN, options.databaseUrl);
     try {

@@ -2,8 +2,8 @@
  * What ships for deployments (docs/deployment.md, the Dockerfile, deploy/) agrees with the server it
  * deploys, checked without Docker: the variables they set are ones the server reads, the programs
  * they start are the ones the build makes, the health checks ask /health, the secrets script writes
- * keys the server accepts, and the page's links lead somewhere. No YAML parser is a dependency, so
- * compose.yaml is read by indentation, which its two-space block style makes exact.
+ * keys the server accepts, and the page's links lead somewhere. The files are read as their tools
+ * read them, without those tools (test/support/deploy-files.ts).
  */
 import { createPrivateKey } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { REPO, runChild } from '../support/child-run.js';
+import { child, dockerfileEnv, dockerfileInstructions, entries, envFile, haproxyLines, haproxyTimeMs, items, lastStage, yamlLines, type YamlLine } from '../support/deploy-files.js';
 
 const read = (file: string): string => readFileSync(path.join(REPO, file), 'utf8');
 const DEFAULTS = loadConfig({});
@@ -25,50 +26,7 @@ function configVariables(): Set<string> {
   return names;
 }
 
-// --- compose.yaml, read by indentation -------------------------------------------------------
-
-interface YamlLine {
-  indent: number;
-  text: string;
-}
-
-/** Lines that hold something: blank and comment lines dropped (compose.yaml puts no comment after a value). */
-function yamlLines(text: string): YamlLine[] {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'))
-    .map((line) => ({ indent: line.length - line.trimStart().length, text: line.trim() }));
-}
-
-/** The lines nested under `key:` among `lines`' outermost entries. */
-function child(lines: readonly YamlLine[], key: string): YamlLine[] {
-  const outer = Math.min(...lines.map((line) => line.indent));
-  const start = lines.findIndex((line) => line.indent === outer && (line.text === `${key}:` || line.text.startsWith(`${key}: `)));
-  if (start < 0) return [];
-  const block: YamlLine[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (line.indent <= outer) break;
-    block.push(line);
-  }
-  return block;
-}
-
-/** `key: value` pairs among `lines`' outermost entries, quotes removed. */
-function entries(lines: readonly YamlLine[]): Map<string, string> {
-  const out = new Map<string, string>();
-  if (lines.length === 0) return out;
-  const outer = Math.min(...lines.map((line) => line.indent));
-  for (const line of lines) {
-    const match = /^([^\s:][^:]*):(?:\s+(.*))?$/.exec(line.text);
-    if (line.indent === outer && match) out.set(match[1]!, (match[2] ?? '').replace(/^"(.*)"$/, '$1'));
-  }
-  return out;
-}
-
-/** `- item` entries among `lines`' outermost entries. */
-function items(lines: readonly YamlLine[]): string[] {
-  return lines.filter((line) => line.text.startsWith('- ')).map((line) => line.text.slice(2).replace(/^"(.*)"$/, '$1'));
-}
+// --- compose.yaml --------------------------------------------------------------------------
 
 const compose = yamlLines(read('deploy/compose.yaml'));
 const services = child(compose, 'services');
@@ -88,18 +46,6 @@ function nodeEnvironment(name: string): Map<string, string> {
 
 // --- the env file deploy/new-secrets.sh writes -------------------------------------------------
 
-/** `KEY=value` lines as Compose reads them: a double-quoted value has its `\n` turned into line breaks. */
-function envFile(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'))) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
-    if (!match) throw new Error(`not a KEY=value line: ${line.slice(0, 40)}`);
-    const quoted = /^"(.*)"$/.exec(match[2]!);
-    out.set(match[1]!, quoted ? quoted[1]!.replaceAll('\\n', '\n') : match[2]!);
-  }
-  return out;
-}
-
 const secretsDir = mkdtempSync(path.join(tmpdir(), 'bourse-secrets-'));
 afterAll(() => rmSync(secretsDir, { recursive: true, force: true }));
 const makeSecrets = (): ReturnType<typeof runChild> =>
@@ -107,28 +53,14 @@ const makeSecrets = (): ReturnType<typeof runChild> =>
 
 // --- the Dockerfile -----------------------------------------------------------------------------
 
-const dockerfile = read('Dockerfile')
-  .replace(/\\\n\s*/g, ' ')
-  .split('\n')
-  .filter((line) => line.trim() !== '' && !line.startsWith('#'));
+const dockerfile = dockerfileInstructions(read('Dockerfile'));
 const instructions = (name: string): string[] =>
   dockerfile.filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
 /** The last stage: what the image runs. */
-const runtime = dockerfile.slice(dockerfile.map((line) => line.startsWith('FROM ')).lastIndexOf(true));
+const runtime = lastStage(dockerfile);
 const runtimeInstruction = (name: string): string[] =>
   runtime.filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1).trim());
-
-/** `ENV A=1 B=2` as pairs. */
-function dockerEnv(): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of runtimeInstruction('ENV')) {
-    for (const pair of line.split(/\s+/)) {
-      const [key, value] = pair.split('=');
-      out.set(key!, value ?? '');
-    }
-  }
-  return out;
-}
+const dockerEnv = (): Map<string, string> => dockerfileEnv(runtime);
 
 /** A `.dockerignore` of top-level names only (`*`, `name`, `!name`), read as Docker does: the last pattern that matches decides. */
 function dockerContext(): (file: string) => boolean {
@@ -341,14 +273,11 @@ describe('Dockerfile', () => {
 });
 
 describe('deploy/haproxy.cfg', () => {
-  const config = read('deploy/haproxy.cfg')
-    .split('\n')
-    .map((line) => line.replace(/#.*$/, '').trim())
-    .filter((line) => line !== '');
+  const config = haproxyLines(read('deploy/haproxy.cfg'));
   const seconds = (directive: string): number => {
-    const match = new RegExp(`^${directive} (\\d+)(s|m|h)$`).exec(config.find((line) => line.startsWith(`${directive} `)) ?? '');
-    expect(match, directive).not.toBeNull();
-    return Number(match![1]) * { s: 1, m: 60, h: 3600 }[match![2] as 's' | 'm' | 'h'];
+    const line = config.find((l) => l.startsWith(`${directive} `));
+    expect(line, directive).toBeDefined();
+    return haproxyTimeMs(line!.slice(directive.length + 1)) / 1000;
   };
 
   it('when its health check is read, then it asks every node GET /health and wants 200', () => {

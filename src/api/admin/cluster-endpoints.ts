@@ -1,20 +1,11 @@
+import type { NodeRow } from '../../cluster/node-registry.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { arrayOf, described, integer, millis, object, oneOfValues, string } from '../response-schema.js';
 import { operatorEndpoint, type OperatorEndpoint } from './operator-endpoint.js';
 
-/** One node of the deployment as O28 lists it (docs/deployment.md "Seeing it"). */
-export interface ClusterNodeView {
-  url: string;
-  role: string;
-  term: number;
-  seq: number;
-  lagMs: number;
-  lastHeartbeat: number;
-}
-
 /** Where O28 reads the nodes: the deployment's table, or (one SQLite server) this node alone. */
 export interface ClusterNodes {
-  nodes(): Promise<ClusterNodeView[]>;
+  nodes(): Promise<NodeRow[]>;
 }
 
 const clusterNode = object({
