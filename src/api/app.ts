@@ -157,6 +157,7 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     exchange: deps.exchange,
     auth,
     secretBox: deps.secretBox,
+    dataDir: deps.dataDir,
     webhookPublicKey: deps.webhookPublicKey,
     cluster: deps.cluster,
     selfUrl: deps.publicBaseUrl,

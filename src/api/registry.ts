@@ -2,6 +2,7 @@ import { webhookOperatorEndpoints } from './admin/webhook-endpoints.js';
 import { listingEndpoints } from './admin/listing-endpoints.js';
 import { adminEndpoints, type OperatorDeps } from './admin/admin-routes.js';
 import { clusterEndpoints } from './admin/cluster-endpoints.js';
+import { paymentsDeskEndpoints } from './admin/payments-desk-endpoints.js';
 import type { OperatorEndpoint } from './admin/operator-endpoint.js';
 import type { RateLimitConfig } from './auth/rate-limiter.js';
 import type { Endpoint } from './endpoint.js';
@@ -55,5 +56,6 @@ export function operatorEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
     ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? ''),
     ...listingEndpoints(deps.exchange),
     ...clusterEndpoints(deps.exchange, deps.cluster, deps.selfUrl ?? (() => '')),
+    ...paymentsDeskEndpoints(deps.exchange, deps.dataDir),
   ];
 }

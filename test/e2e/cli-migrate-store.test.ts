@@ -166,19 +166,20 @@ describe('story: bourse migrate-store moves a SQLite deployment to PostgreSQL', 
     expect(node.server.exchange.core.lastSeq).toBe(sqliteSeq);
     expect(await historyReads(node.url, traders, merchant, merchantId)).toEqual(sqliteReads);
 
-    // The node reports every second: as the follower it starts as, then as the leader of term 1.
+    // The node reports every second: its row catches up with its role and its seq within one report.
     const t = node;
+    const seq = node.server.exchange.core.lastSeq;
     const leading = await vi.waitUntil(
       async () => {
         const cluster = await runBourse(t, ['--json', 'cluster']);
         expect(cluster.exitCode).toBe(0);
-        const answer = JSON.parse(cluster.stdout) as { nodes: { role: string }[] };
-        return answer.nodes[0]?.role === 'leader' ? answer : undefined;
+        const answer = JSON.parse(cluster.stdout) as { nodes: { role: string; seq: number }[] };
+        return answer.nodes[0]?.role === 'leader' && answer.nodes[0].seq === seq ? answer : undefined;
       },
       { timeout: 10_000, interval: 100 },
     );
     // Its seq is past the copy's by the merchant token the reads above asked for (B0 is journaled).
-    expect(leading).toMatchObject({ nodes: [{ url: node.url, role: 'leader', term: 1, seq: node.server.exchange.core.lastSeq, lagMs: 0 }] });
+    expect(leading).toMatchObject({ nodes: [{ url: node.url, role: 'leader', term: 1, seq, lagMs: 0 }] });
   });
 
   it('when the target database already holds a journal, then migrate-store refuses and writes nothing', async () => {

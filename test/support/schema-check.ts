@@ -44,7 +44,9 @@ export class SchemaCheck {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     for (const [template, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
-        const content = operation.responses['200']?.content?.['application/json'];
+        // A route that answers a file declares its media types instead (its schema: a string).
+        const contents = operation.responses['200']?.content;
+        const content = contents?.['application/json'] ?? Object.values(contents ?? {})[0];
         this.operations.push({
           key: `${method.toUpperCase()} ${template}`,
           method: method.toUpperCase(),

@@ -13,6 +13,7 @@ import { BansSection } from './bans.js';
 import { FundsSection } from './funds.js';
 import { MarketsSection } from './markets.js';
 import { MetricsSection } from './metrics.js';
+import { PaymentsSection } from './payments.js';
 import { SettingsSection } from './settings.js';
 import { ErrorLine, errorText } from './ui.js';
 import { UsersSection } from './users.js';
@@ -22,6 +23,7 @@ const SECTIONS = [
   ['users', 'Users & keys'],
   ['markets', 'Assets & symbols'],
   ['funds', 'Deposits & withdrawals'],
+  ['payments', 'Payments'],
   ['settings', 'Settings'],
   ['verify', 'Verify'],
   ['metrics', 'Metrics'],
@@ -89,6 +91,8 @@ function Section({ id, api }: { id: SectionId; api: AdminApi }): JSX.Element {
       return <MarketsSection api={api} />;
     case 'funds':
       return <FundsSection api={api} />;
+    case 'payments':
+      return <PaymentsSection api={api} />;
     case 'settings':
       return <SettingsSection api={api} />;
     case 'verify':

@@ -7,6 +7,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import { rawParts, sendError, sendJson } from '../spot/spot-routes.js';
 import { AdminBody } from './admin-body.js';
+import { FileAnswer } from './file-answer.js';
 import { fundsEndpoints } from './funds-endpoints.js';
 import { marketEndpoints } from './market-endpoints.js';
 import { operatorPath, type OperatorEndpoint } from './operator-endpoint.js';
@@ -20,9 +21,21 @@ export interface OperatorDeps {
   secretBox: SecretBox;
   /** docs/webhooks.md "Verifying the signature", for the webhook debugger; "" in apps built without the key. */
   webhookPublicKey?: string;
+  /** `BOURSE_DATA`: O32 and O33 read the documents B35 keeps under `<dataDir>/uploads`. */
+  dataDir?: string;
   /** O28's nodes: the deployment's (PostgreSQL) or, when absent, this server alone at `selfUrl`. */
   cluster?: ClusterNodes;
   selfUrl?: () => string;
+}
+
+/** A file answer, shown inline by a browser and never sniffed into another type. */
+function sendFile(reply: FastifyReply, file: FileAnswer): FastifyReply {
+  return reply
+    .code(200)
+    .header('content-type', file.contentType)
+    .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+    .header('x-content-type-options', 'nosniff')
+    .send(file.bytes);
 }
 
 function digest(text: string): Buffer {
@@ -48,6 +61,7 @@ export function registerOperatorRoutes(app: FastifyInstance, endpoints: readonly
           if (!timingSafeEqual(digest(header.slice(7)), expectedToken)) throw new BourseError('ADMIN_INVALID_TOKEN');
           const body = AdminBody.parse(rawParts(request).rawBody, request.headers['content-type']);
           const result = await endpoint.answer({ body, path: request.params, query: request.query });
+          if (result instanceof FileAnswer) return sendFile(reply, result);
           return sendJson(reply, 200, {}, result);
         } catch (error) {
           return sendError(reply, error, {}, request.log);

@@ -42,6 +42,8 @@ interface Route {
   readonly response: JsonSchema;
   /** A typical answer, shown in the reference (tests check it against `response`). */
   readonly example: unknown;
+  /** The media types of a route that answers a file (a `FileAnswer`) instead of JSON. */
+  readonly produces?: readonly string[];
 }
 
 /** A request as it came: the parsed JSON body, and the path and query values Fastify decoded. */

@@ -6,6 +6,7 @@
 import { PERMISSIONS } from '../../core/types.js';
 import { RATE_LIMIT_KEYS } from '../../exchange/trading-config.js';
 import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../payments/webhooks.js';
+import { ANSWERS, beneficiarySchema, fundingRecordSchema, merchantAccountSchema, merchantSchema, orderSchema } from '../merchant/schemas.js';
 import { anyOf, arrayOf, boolean, constant, decimal, described, digits, integer, mapOf, millis, object, oneOfValues, string, type JsonSchema } from '../response-schema.js';
 
 /** A count the configuration checks to be at least `minimum`. */
@@ -234,13 +235,184 @@ const eventMembers = {
 } as const satisfies Record<string, JsonSchema>;
 /** O21: the event as B41 answers it. */
 export const webhookEvent = object(eventMembers);
+/** O20 rows (and O32's). */
+const operatorEventRow = object({ ...eventMembers, userId: digits, updateTime: described(digits, 'ms of the last change, as a string') });
 /** O20. */
-export const webhookEventPage = object({
-  total: integer,
-  events: arrayOf(object({ ...eventMembers, userId: digits, updateTime: described(digits, 'ms of the last change, as a string') })),
-});
+export const webhookEventPage = object({ total: integer, events: arrayOf(operatorEventRow) });
 /** O22. */
 export const webhookPublicKey = object({ publicKey: described({ type: 'string', pattern: '^([A-Za-z0-9+/]+=*)?$' }, 'base64 DER SPKI; "" in a build without the key') });
+
+// ---- the payments desk (O30–O33) ----------------------------------------------------------------
+
+/** One decision's call of the sandbox control API (docs/operating.md "The payments desk"). */
+const deskCall = object(
+  {
+    method: constant('POST'),
+    path: described(string, 'below the server, ids filled in; send it with the operator token'),
+    body: described(mapOf(anyOf(string, integer)), 'the JSON body to send as it is'),
+    reasonField: described(string, "the body member that takes the person's reason"),
+    failCodes: described(arrayOf(integer), 'the codes `failCode` may take, the default first'),
+  },
+  ['reasonField', 'failCodes'],
+);
+const DECISION_NAMES = ['approve', 'reject', 'rfi', 'documents', 'success', 'fail', 'release', 'expire', 'complete', 'cancel'];
+const decisionMembers = {
+  actions: described(arrayOf(oneOfValues(DECISION_NAMES)), 'the decisions that apply now; [] when none'),
+  calls: described({ ...mapOf(deskCall), propertyNames: { enum: DECISION_NAMES } }, 'the call of each action'),
+} as const satisfies Record<string, JsonSchema>;
+const times = { createTime: millis, updateTime: described(millis, 'when the object entered its status') } as const;
+const labels = mapOf(string);
+
+const merchantQueueRow = object({
+  userId: digits,
+  merchantId: digits,
+  merchantName: string,
+  email: string,
+  merchantType: oneOfValues(['INDIVIDUAL', 'BUSINESS']),
+  country: string,
+  status: constant(1),
+  ...times,
+  ...decisionMembers,
+});
+const accountQueueRow = object({ userId: digits, merchantId: digits, merchantName: string, fiat: currencyCode, status: constant(1), fieldList: described(labels, 'what the merchant submitted'), ...times, ...decisionMembers });
+const beneficiaryQueueRow = object({
+  userId: digits,
+  merchantId: digits,
+  merchantName: string,
+  beneficiaryId: described(digits, 'userPaymentId'),
+  fiat: currencyCode,
+  country: string,
+  paymentId: integer,
+  paymentMethodName: string,
+  realName: string,
+  fieldList: labels,
+  status: constant(2),
+  ...times,
+  ...decisionMembers,
+});
+/** An order as a person decides it (O30 rows); a fiat_to_fiat order shows its on-ramp merchant and fiat, and its off-ramp side. */
+const orderQueueRow = object(
+  {
+    userId: digits,
+    merchantId: described(digits, 'fiat_to_fiat: the on-ramp merchant'),
+    merchantName: string,
+    orderId: digits,
+    clientId: string,
+    kind: oneOfValues(['fiat_to_crypto', 'crypto_to_fiat', 'fiat_to_fiat']),
+    status: integer,
+    orderPrice: decimal,
+    documents: described(integer, 'files uploaded so far (B35)'),
+    deadlineTime: described(millis, 'when its waiting window ends; 0 when none runs'),
+    fiat: currencyCode,
+    fiatAmount: decimal,
+    crypto: currencyCode,
+    cryptoAmount: decimal,
+    offRampMerchantId: digits,
+    offRampFiat: currencyCode,
+    offRampFiatAmount: decimal,
+    offArriveRampFiatAmount: decimal,
+    beneficiaryId: described(digits, 'the payout beneficiary (70: the pending fund)'),
+    ...times,
+    ...decisionMembers,
+  },
+  ['crypto', 'cryptoAmount', 'offRampMerchantId', 'offRampFiat', 'offRampFiatAmount', 'offArriveRampFiatAmount', 'beneficiaryId'],
+);
+const fundingQueueRow = object({
+  userId: digits,
+  merchantId: digits,
+  merchantName: string,
+  txId: digits,
+  type: oneOfValues(['DEPOSIT', 'WITHDRAW']),
+  status: constant(1),
+  fiat: currencyCode,
+  totalAmount: decimal,
+  amount: decimal,
+  fee: decimal,
+  beneficiaryId: described(digits, 'WITHDRAW: the beneficiary paid; 0 for a DEPOSIT'),
+  clientId: string,
+  orderId: string,
+  payerName: string,
+  payerAccount: string,
+  traceNumber: string,
+  ...times,
+  ...decisionMembers,
+});
+const queueOf = (queue: string, row: JsonSchema): JsonSchema => object({ queue: constant(queue), count: described(integer, 'all waiting, not only the rows shown'), rows: described(arrayOf(row), 'newest first, at most `limit`') });
+
+/** O30: every queue, in this order, each present (count 0 when empty). */
+export const deskQueuesAnswer = object({
+  queues: {
+    type: 'array',
+    prefixItems: [
+      queueOf('merchantsKyc', merchantQueueRow),
+      queueOf('merchantAccounts', accountQueueRow),
+      queueOf('beneficiaries', beneficiaryQueueRow),
+      queueOf('ordersReview', orderQueueRow),
+      queueOf('ordersDocuments', orderQueueRow),
+      queueOf('payouts', orderQueueRow),
+      queueOf('fundingRecords', fundingQueueRow),
+    ],
+    items: false,
+    minItems: 7,
+  },
+});
+
+/** `schema`'s members (a closed object of response-schema.ts) with `extra` added. */
+function withMembers(schema: JsonSchema, extra: Record<string, JsonSchema>): JsonSchema {
+  return object({ ...(schema.properties as Record<string, JsonSchema>), ...extra });
+}
+
+/** O31. */
+export const deskMerchant = object({
+  userId: digits,
+  accountId: described(digits, "the merchant's ledger account M"),
+  merchant: described(merchantSchema, 'as B14 shows it'),
+  ...decisionMembers,
+  accounts: described(arrayOf(withMembers(merchantAccountSchema, { fieldList: labels, ...decisionMembers })), 'as B16 shows them, with what was submitted'),
+  balances: described(arrayOf(object({ asset: string, free: decimal, locked: decimal, total: decimal })), "M's balances, every asset it holds"),
+  limits: object({
+    monthLimit: described(decimal, "the user's, USD"),
+    monthUsed: decimal,
+    dayFiatLimit: decimal,
+    dayFiatUsed: decimal,
+    monthFiatLimit: decimal,
+    monthFiatUsed: decimal,
+    monthCryptoLimit: decimal,
+    monthCryptoUsed: decimal,
+  }),
+  modes: described(ANSWERS.S1.response, "the user's simulator modes"),
+  beneficiaries: arrayOf(withMembers(beneficiarySchema, decisionMembers)),
+  orders: described(object({ total: integer, rows: arrayOf(orderSchema) }), 'the newest 20, as B33 shows them'),
+  fundingRecords: described(object({ total: integer, rows: arrayOf(fundingRecordSchema) }), 'the newest 20, as B21 shows them'),
+});
+
+/** O32. */
+export const deskOrder = object({
+  userId: digits,
+  order: described(orderSchema, 'as B33 shows it'),
+  ...decisionMembers,
+  deadlineTime: described(millis, 'when its waiting window ends; 0 when none runs'),
+  history: described(arrayOf(object({ status: integer, time: millis })), 'statuses entered, oldest first (from its webhook events, then the current one)'),
+  historyComplete: described(boolean, 'false when no webhook recorded the first statuses: then only those recorded and the current one show'),
+  postings: described(
+    arrayOf(object({ flowId: digits, seq: integer, accountId: digits, account: described(string, '"merchant <id>", "desk" or "fee"'), asset: string, flowType: integer, flowName: string, change: decimal, total: decimal, time: millis })),
+    'the balance-flow rows of the commands that moved it, oldest first',
+  ),
+  webhookEvents: described(arrayOf(operatorEventRow), 'as O20 shows them, oldest first'),
+  documents: arrayOf(
+    object({
+      documentId: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      name: string,
+      contentType: oneOfValues(['image/jpeg', 'image/png', 'application/pdf']),
+      size: integer,
+      uploadTime: millis,
+      url: described(string, 'O33, below the server'),
+    }),
+  ),
+});
+
+/** O33: the file itself. */
+export const deskDocument = described({ type: 'string' }, "the file's bytes, with its own content type");
 
 // ---- examples -----------------------------------------------------------------------------------
 
@@ -331,4 +503,179 @@ export const EXAMPLES = {
   withdrawals: [
     { withdrawalId: '9', accountId: '12', userId: '7', status: 'PENDING', asset: 'USDT', amount: '100', fee: '1', chainType: 'TRC20', address: 'TXYZabc123', txId: '', time: NOW, updateTime: NOW },
   ],
+};
+
+const deskCallExample = (path: string, body: Record<string, string | number>, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ method: 'POST', path: `/sandbox/v2${path}`, body, ...extra });
+const reviewCalls = (orderId: string): Record<string, unknown> =>
+  Object.fromEntries(['approve', 'reject', 'rfi', 'documents'].map((decision) => [decision, deskCallExample(`/orders/${orderId}/review`, { decision })]));
+
+/** O30–O33. */
+export const DESK_EXAMPLES = {
+  queues: {
+    queues: [
+      {
+        queue: 'merchantsKyc',
+        count: 1,
+        rows: [
+          {
+            userId: '7',
+            merchantId: '2',
+            merchantName: 'Acme MX',
+            email: 'ops@acme.mx',
+            merchantType: 'BUSINESS',
+            country: 'Mexico',
+            status: 1,
+            createTime: NOW,
+            updateTime: NOW + 1000,
+            actions: ['approve', 'reject'],
+            calls: {
+              approve: deskCallExample('/merchants/2/kyc', { action: 'approve' }),
+              reject: deskCallExample('/merchants/2/kyc', { action: 'reject', rejectReason: '' }, { reasonField: 'rejectReason' }),
+            },
+          },
+        ],
+      },
+      { queue: 'merchantAccounts', count: 0, rows: [] },
+      { queue: 'beneficiaries', count: 0, rows: [] },
+      {
+        queue: 'ordersReview',
+        count: 1,
+        rows: [
+          {
+            userId: '7',
+            merchantId: '2',
+            merchantName: 'Acme MX',
+            orderId: '10000001',
+            clientId: 'order-0001',
+            kind: 'fiat_to_crypto',
+            status: 10,
+            orderPrice: '19.2639',
+            documents: 0,
+            deadlineTime: 0,
+            fiat: 'MXN',
+            fiatAmount: '1000.00',
+            crypto: 'USDT',
+            cryptoAmount: '51.8586',
+            createTime: NOW + 5000,
+            updateTime: NOW + 5000,
+            actions: ['approve', 'reject', 'rfi', 'documents'],
+            calls: reviewCalls('10000001'),
+          },
+        ],
+      },
+      { queue: 'ordersDocuments', count: 0, rows: [] },
+      {
+        queue: 'payouts',
+        count: 1,
+        rows: [
+          {
+            userId: '7',
+            merchantId: '2',
+            merchantName: 'Acme MX',
+            orderId: '10000002',
+            clientId: 'sell-0001',
+            kind: 'crypto_to_fiat',
+            status: 40,
+            orderPrice: '19.0542',
+            documents: 0,
+            deadlineTime: 0,
+            fiat: 'MXN',
+            fiatAmount: '947.71',
+            crypto: 'USDT',
+            cryptoAmount: '50.0000',
+            beneficiaryId: '1003',
+            createTime: NOW + 6000,
+            updateTime: NOW + 6100,
+            actions: ['success', 'fail'],
+            calls: {
+              success: deskCallExample('/orders/10000002/payout', { result: 'success' }),
+              fail: deskCallExample('/orders/10000002/payout', { result: 'fail', failCode: -7001 }, { failCodes: [-7001, -7000] }),
+            },
+          },
+        ],
+      },
+      {
+        queue: 'fundingRecords',
+        count: 1,
+        rows: [
+          {
+            userId: '7',
+            merchantId: '2',
+            merchantName: 'Acme MX',
+            txId: '3000004',
+            type: 'DEPOSIT',
+            status: 1,
+            fiat: 'MXN',
+            totalAmount: '5000.00',
+            amount: '5000.00',
+            fee: '0.00',
+            beneficiaryId: '0',
+            clientId: '',
+            orderId: '',
+            payerName: 'CENTAURE SA DE CV',
+            payerAccount: '684180168000000000',
+            traceNumber: 'BRS20251126000004',
+            createTime: NOW + 7000,
+            updateTime: NOW + 7000,
+            actions: ['complete', 'cancel'],
+            calls: {
+              complete: deskCallExample('/funding/3000004/complete', {}),
+              cancel: deskCallExample('/funding/3000004/cancel', { failReason: '' }, { reasonField: 'failReason' }),
+            },
+          },
+        ],
+      },
+    ],
+  },
+  merchant: {
+    userId: '7',
+    accountId: '15',
+    merchant: ANSWERS.S3.example,
+    actions: [],
+    calls: {},
+    accounts: [{ ...ANSWERS.S4.example, fieldList: { idNoType: 'RFC', idNo: 'ACM010101AB1' }, actions: [], calls: {} }],
+    balances: [
+      { asset: 'MXN', free: '1000', locked: '0', total: '1000' },
+      { asset: 'USDT', free: '448.1414', locked: '0', total: '448.1414' },
+    ],
+    limits: {
+      monthLimit: '250000.00',
+      monthUsed: '1000.00',
+      dayFiatLimit: '25000.00',
+      dayFiatUsed: '1000.00',
+      monthFiatLimit: '100000.00',
+      monthFiatUsed: '1000.00',
+      monthCryptoLimit: '15000.00',
+      monthCryptoUsed: '52.17',
+    },
+    modes: ANSWERS.S1.example,
+    beneficiaries: [{ ...ANSWERS.S5.example, actions: [], calls: {} }],
+    orders: { total: 1, rows: [ANSWERS.B33.example] },
+    fundingRecords: { total: 1, rows: [ANSWERS.S8.example] },
+  },
+  order: {
+    userId: '7',
+    order: ANSWERS.B33.example,
+    actions: [],
+    calls: {},
+    deadlineTime: NOW + 1_805_010,
+    history: [
+      { status: 10, time: NOW + 5000 },
+      { status: 40, time: NOW + 5010 },
+    ],
+    historyComplete: true,
+    postings: [],
+    webhookEvents: [{ ...EXAMPLES.webhookEvent, eventType: 'ORDER_WEBHOOK', objectId: '10000001', objectStatus: '40', status: 'DELIVERED', nextAttemptTime: '', userId: '7', updateTime: String(NOW + 5090) }],
+    documents: [
+      {
+        documentId: 'a3f1'.repeat(16),
+        name: `${'a3f1'.repeat(16)}.pdf`,
+        contentType: 'application/pdf',
+        size: 48213,
+        uploadTime: NOW + 5008,
+        url: `/admin/v1/payments/orders/10000001/documents/${'a3f1'.repeat(16)}`,
+      },
+    ],
+  },
+  document: '%PDF-1.7 …',
 };

@@ -9,6 +9,12 @@ function parameter(name: string, param: Param<'path' | 'query', unknown>): Recor
   return { name, in: param.in, required: param.required, schema: param.schema };
 }
 
+/** JSON, or for a route that answers a file each of its media types. */
+function answerContent(endpoint: OperatorEndpoint): Record<string, unknown> {
+  if (endpoint.produces === undefined) return jsonContent(endpoint.response, endpoint.example);
+  return Object.fromEntries(endpoint.produces.map((type) => [type, { schema: endpoint.response, example: endpoint.example }]));
+}
+
 function operation(endpoint: OperatorEndpoint): Operation {
   const { path, pathParams } = openApiPath(operatorPath(endpoint));
   const { path: declaredPath = {}, query = {}, body } = endpoint.params;
@@ -25,7 +31,7 @@ function operation(endpoint: OperatorEndpoint): Operation {
     parameters,
     ...(body === undefined ? {} : { requestBody: { required: body.required, content: { 'application/json': { schema: body.schema } } } }),
     responses: {
-      '200': { description: 'Success (ids as strings, amounts as decimal strings, times in ms)', content: jsonContent(endpoint.response, endpoint.example) },
+      '200': { description: 'Success (ids as strings, amounts as decimal strings, times in ms)', content: answerContent(endpoint) },
       '401': { description: '-1002 no bearer token, -2015 wrong token', content: ERROR_CONTENT },
       '4XX': { description: 'Refused: bad input 400, unknown object 404 (named in msg), a ledger rule its area A code', content: ERROR_CONTENT },
       '5XX': { description: 'Outcome unknown', content: ERROR_CONTENT },

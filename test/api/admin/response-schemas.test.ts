@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, SpotClient } from '../../support/clients.js';
 import { Operator } from '../../support/fixtures.js';
-import { merchantUser, onboardedMerchant } from '../../support/merchant-client.js';
+import { BUSINESS_FIELDS, merchantUser, onboardedMerchant, SPEI_BENEFICIARY } from '../../support/merchant-client.js';
+import { exampleBooks } from '../../support/payments-market.js';
 import { SchemaCheck } from '../../support/schema-check.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { settled, WebhookReceiver } from '../../support/webhook-receiver.js';
@@ -16,7 +17,7 @@ interface UserRef {
   accountId: string;
 }
 
-describe('operator API answers match their declared schemas (O1–O29)', () => {
+describe('operator API answers match their declared schemas (O1–O33)', () => {
   let t: TestServer;
   let op: Operator;
   let check: SchemaCheck;
@@ -113,6 +114,49 @@ describe('operator API answers match their declared schemas (O1–O29)', () => {
     await receiver.waitFor(2);
     await settled(t.server.webhooks);
     await call('GET', `/webhooks/events?changedSince=1`);
+  });
+
+  it('the payments desk (O30–O33): every queue with a row, a merchant, an order and its document', async () => {
+    await exampleBooks(op);
+    const { client } = await merchantUser(op, t.url);
+    const merchantId = await onboardedMerchant(client, 'Desk Schema');
+    await client.ok('PUT', '/sandbox/v2/modes', { kyc: 'manual', accountReview: 'manual', beneficiaryReview: 'manual', orderReview: 'manual', payout: 'manual', deposit: 'manual' });
+    await client.ok('POST', '/sandbox/v2/crypto-deposits', { merchantId, crypto: 'USDT', amount: '50.0000' });
+    const { id: approved } = await client.ok<{ id: number }>('POST', '/v2/payments', { merchantId, paymentId: 58, country: 'Mexico', fiat: 'MXN', fieldJson: SPEI_BENEFICIARY });
+    await client.ok('POST', `/sandbox/v2/payments/${approved}/review`, { action: 'approve' });
+    await client.ok('POST', '/v2/payments', { merchantId, paymentId: 58, country: 'Mexico', fiat: 'MXN', fieldJson: { ...SPEI_BENEFICIARY, 'CLABE number': '012180001234567892' } });
+    const { merchantId: waiting } = await client.ok<{ merchantId: number }>('POST', '/v2/merchants', { merchantName: 'Desk Waiting', email: 'waiting@example.mx', merchantType: 'BUSINESS', callbackUrl: 'https://merchant.example/kyc' });
+    await client.ok('POST', `/sandbox/v2/merchants/${waiting}/kyc`, { action: 'submit' });
+    await client.ok('POST', '/v2/merchant/accounts', { merchantId, fiat: 'USD', fieldList: BUSINESS_FIELDS });
+    await client.ok('POST', `/sandbox/v2/merchant/accounts/${merchantId}/USD/review`, { action: 'verify' });
+    await client.ok('POST', '/sandbox/v2/deposits', { merchantId, fiat: 'MXN', amount: '300.00' });
+    const onRamp = { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, merchantId };
+    await client.ok('POST', '/v2/order/fiat_to_crypto', onRamp);
+    const { orderId: documented } = await client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_crypto', onRamp);
+    await client.ok('POST', `/sandbox/v2/orders/${documented}/review`, { decision: 'documents' });
+    const { orderId: sold } = await client.ok<{ orderId: number }>('POST', '/v2/order/crypto_to_fiat', { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '20.0000', userPaymentId: approved, merchantId });
+    await client.ok('POST', `/sandbox/v2/orders/${sold}/review`, { decision: 'approve' });
+
+    const { queues } = await call<{ queues: { queue: string; count: number }[] }>('GET', '/payments/queues');
+    expect(queues.filter((q) => q.count === 0).map((q) => q.queue)).toEqual([]);
+    await call('GET', '/payments/queues?limit=1');
+    await call('GET', `/payments/merchants/${merchantId}`);
+    await call('GET', `/payments/merchants/${waiting}`);
+    await call('GET', `/payments/orders/${sold}`);
+
+    const boundary = '----schema-desk';
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1');
+    const form = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="orderId"\r\n\r\n${documented}\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`, 'utf8'),
+      pdf,
+      Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1'),
+    ]);
+    const upload = await request(`${t.url}/v2/order/invoice`, { method: 'POST', headers: { 'X-BH-TOKEN': client.token, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: new Uint8Array(form) });
+    expect(upload.status, upload.text).toBe(200);
+    const order = await call<{ documents: { url: string }[] }>('GET', `/payments/orders/${documented}`);
+    const document = await request(`${t.url}${order.documents[0].url}`, { headers: { Authorization: `Bearer ${t.adminToken}` } });
+    expect(document.status).toBe(200);
+    check.check('GET', order.documents[0].url, document.text);
   });
 
   it('the nodes of the deployment (O28): a SQLite server lists itself', async () => {

@@ -1,0 +1,163 @@
+/**
+ * O32's trail of one payment order (docs/operating.md "The payments desk"): its statuses with their
+ * times, the balance-flow rows of the commands that moved it, its webhook events with their
+ * attempts, and the documents B35 stored for it.
+ *
+ * The core keeps only an order's current status, so its past statuses are read from its webhook
+ * events (one per status entered, docs/webhooks.md), which exist while the user had a webhook of
+ * the order's type; `historyComplete` says whether they reach back to the creation. The postings
+ * are the flow rows of the order's accounts (merchants, desk, fee) made at those times by a
+ * journaled command that names the order, so another command of the same millisecond never shows.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { BourseError } from '../../core/errors.js';
+import { FLOW_TYPES, type Command, type FlowRow } from '../../core/types.js';
+import type { Exchange } from '../../exchange/exchange.js';
+import { orderEventType } from '../../payments/webhooks.js';
+import type { PaymentOrder } from '../../payments/orders.js';
+import { webhookEventView } from '../merchant/webhooks.js';
+import { FileAnswer } from './file-answer.js';
+
+/** Webhook events read per order: a lifecycle has a handful of statuses, resends add none. */
+const MAX_ORDER_EVENTS = 200;
+/** Flow rows read per account and status time. */
+const MAX_FLOWS_PER_TIME = 500;
+/** B35 keeps at most 10 files per order; a directory holding more is not read past this. */
+const MAX_DOCUMENTS = 50;
+
+const FLOW_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(FLOW_TYPES).map(([name, value]) => [value, name]));
+
+/** What B35 stores (`<sha256>.<ext>`), by extension. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = { jpg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf' };
+/** What O33 may answer. */
+export const DOCUMENT_MEDIA_TYPES: readonly string[] = Object.values(CONTENT_TYPES);
+const STORED_NAME = /^([0-9a-f]{64})\.(jpg|png|pdf)$/;
+
+export interface StatusEntry {
+  status: number;
+  time: number;
+}
+
+export function unknownOrder(orderId: number): never {
+  throw new BourseError('NOT_FOUND', [`order ${orderId}`]);
+}
+
+/** The order's webhook events (O20 rows), oldest first. */
+export async function orderEvents(exchange: Exchange, order: PaymentOrder): Promise<Record<string, unknown>[]> {
+  const { rows } = await exchange.history.listWebhookEvents({ userId: order.userId, objectId: String(order.orderId), eventType: orderEventType(order), offset: 0, limit: MAX_ORDER_EVENTS });
+  return rows
+    .sort((a, b) => a.createTime - b.createTime || a.eventNo - b.eventNo)
+    .map((row) => ({ ...webhookEventView(row), userId: String(row.userId), updateTime: String(row.updateTime) }));
+}
+
+/** Statuses entered, oldest first: each event's, then the current one if no event shows it yet. */
+export function statusHistory(order: PaymentOrder, events: readonly Record<string, unknown>[]): { history: StatusEntry[]; historyComplete: boolean } {
+  const history: StatusEntry[] = [];
+  for (const event of events) {
+    const entry = { status: Number(event.objectStatus), time: Number(event.createTime) };
+    if (!history.some((h) => h.status === entry.status && h.time === entry.time)) history.push(entry);
+  }
+  const last = history.at(-1);
+  if (last === undefined || last.status !== order.status) history.push({ status: order.status, time: order.updateTime });
+  return { history, historyComplete: history[0]?.time === order.createTime };
+}
+
+/** The ledger accounts an order's money moves through: its merchants' M, the desk D, the fee account. */
+function orderAccounts(exchange: Exchange, order: PaymentOrder): Map<number, string> {
+  const { payments, ledger } = exchange.core;
+  const accounts = new Map<number, string>();
+  const merchantIds = order.onRamp !== undefined && order.offRamp !== undefined ? [order.onRamp.merchantId, order.offRamp.merchantId] : [order.merchantId];
+  for (const merchantId of merchantIds) {
+    const merchant = payments.state.merchants.get(merchantId);
+    if (merchant !== undefined) accounts.set(merchant.accountId, `merchant ${merchantId}`);
+  }
+  accounts.set(payments.state.deskAccountId, 'desk');
+  accounts.set(ledger.feeAccountId, 'fee');
+  return accounts;
+}
+
+/** The journaled command at `seq`. */
+async function commandAt(exchange: Exchange, seq: number): Promise<Command | undefined> {
+  for await (const stamped of exchange.history.readJournal(seq - 1, 1)) return stamped.seq === seq ? stamped.command : undefined;
+  return undefined;
+}
+
+function namesOrder(command: Command | undefined, orderId: number): boolean {
+  if (command === undefined) return false;
+  if (command.type === 'bankArrival') return command.reference === String(orderId);
+  return 'orderId' in command && command.orderId === orderId;
+}
+
+/** The balance-flow rows of the commands that moved the order, oldest first, amounts as decimal strings. */
+export async function orderPostings(exchange: Exchange, order: PaymentOrder, history: readonly StatusEntry[]): Promise<Record<string, unknown>[]> {
+  const accounts = orderAccounts(exchange, order);
+  const times = [...new Set(history.map((h) => h.time))];
+  const found: FlowRow[] = [];
+  for (const time of times) {
+    for (const accountId of accounts.keys()) found.push(...(await exchange.history.listFlows({ accountId, startTime: time, endTime: time, limit: MAX_FLOWS_PER_TIME })));
+  }
+  const seqs = [...new Set(found.map((f) => f.seq))];
+  const ours = new Set<number>();
+  for (const seq of seqs) if (namesOrder(await commandAt(exchange, seq), order.orderId)) ours.add(seq);
+  return found
+    .filter((f) => ours.has(f.seq))
+    .sort((a, b) => a.flowId - b.flowId)
+    .map((f) => ({
+      flowId: String(f.flowId),
+      seq: f.seq,
+      accountId: String(f.accountId),
+      account: accounts.get(f.accountId) ?? '',
+      asset: f.asset,
+      flowType: f.flowType,
+      flowName: FLOW_NAMES.get(f.flowType) ?? String(f.flowType),
+      change: f.change,
+      total: f.total,
+      time: f.created,
+    }));
+}
+
+function uploadsOf(dataDir: string | undefined, orderId: number): string | undefined {
+  return dataDir === undefined ? undefined : path.join(dataDir, 'uploads', String(orderId));
+}
+
+/** The files B35 stored for the order (`<dataDir>/uploads/<orderId>`), each with the O33 address that shows it. */
+export async function orderDocuments(dataDir: string | undefined, orderId: number, urlOf: (documentId: string) => string): Promise<Record<string, unknown>[]> {
+  const dir = uploadsOf(dataDir, orderId);
+  if (dir === undefined) return [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const stored = names.flatMap((name) => {
+    const match = STORED_NAME.exec(name);
+    return match === null ? [] : [{ name, documentId: match[1], ext: match[2] }];
+  });
+  const documents: Record<string, unknown>[] = [];
+  for (const file of stored.slice(0, MAX_DOCUMENTS)) {
+    const info = await stat(path.join(dir, file.name));
+    documents.push({ documentId: file.documentId, name: file.name, contentType: CONTENT_TYPES[file.ext], size: info.size, uploadTime: Math.trunc(info.mtimeMs), url: urlOf(file.documentId) });
+  }
+  return documents.sort((a, b) => Number(a.uploadTime) - Number(b.uploadTime));
+}
+
+/** O33: one stored file of the order, its bytes with its type; 404 naming it when absent. */
+export async function orderDocument(dataDir: string | undefined, orderId: number, documentId: string): Promise<FileAnswer> {
+  const dir = uploadsOf(dataDir, orderId);
+  const absent = (): never => {
+    throw new BourseError('NOT_FOUND', [`document ${documentId} of order ${orderId}`]);
+  };
+  if (dir === undefined || !/^[0-9a-f]{64}$/.test(documentId)) return absent();
+  for (const [ext, contentType] of Object.entries(CONTENT_TYPES)) {
+    const name = `${documentId}.${ext}`;
+    try {
+      return new FileAnswer(contentType, await readFile(path.join(dir, name)), name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return absent();
+}
