@@ -7,16 +7,10 @@
 
 import autocannon, { type Options, type RawResult } from 'autocannon';
 import type { BenchCluster, BenchNode, CpuShares } from './cluster-nodes.js';
+import { loadFigures, type LoadFigures } from './http-load.js';
 
-export interface ReadRunResult {
-  label: string;
+export interface ReadRunResult extends LoadFigures {
   servers: number;
-  okPerSecond: number;
-  ok: number;
-  non200: number;
-  errors: number;
-  p50Ms: number;
-  p99Ms: number;
   /** Averaged over the measured segments. */
   cpu: CpuShares;
 }
@@ -59,28 +53,8 @@ export class ReadTarget {
     if (this.segments.length === 0) throw new Error(`${this.label}: no segment was run`);
     const raws = this.segments.flatMap((segment) => segment.raws);
     const seconds = this.segments.reduce((sum, segment) => sum + segment.seconds, 0);
-    let ok = 0;
-    let all = 0;
-    for (const raw of raws) {
-      for (const [status, { count }] of Object.entries(raw.statusCodeStats)) {
-        all += count;
-        if (status === '200') ok += count;
-      }
-    }
-    // aggregateResult writes into the first result's status counts: it gets copies.
-    const copies = raws.map((raw) => ({ ...raw, statusCodeStats: structuredClone(raw.statusCodeStats) }));
-    const { latency } = autocannon.aggregateResult(copies, { url: this.label, connections: this.connections });
-    return {
-      label: this.label,
-      servers: this.servers.length,
-      okPerSecond: ok / seconds,
-      ok,
-      non200: all - ok,
-      errors: raws.reduce((sum, raw) => sum + raw.errors, 0),
-      p50Ms: latency.p50,
-      p99Ms: latency.p99,
-      cpu: averageCpu(this.segments),
-    };
+    const { figures } = loadFigures(this.label, raws, seconds, { url: this.label, connections: this.connections });
+    return { ...figures, servers: this.servers.length, cpu: averageCpu(this.segments) };
   }
 
   /** Node `index`'s share of the connections: as even as whole numbers allow. */

@@ -5,12 +5,13 @@
  * CPU and latency histograms are summed over the segments.
  */
 
-import autocannon, { type Options, type RawResult } from 'autocannon';
+import autocannon, { type Histogram, type Options, type RawResult } from 'autocannon';
 import { CpuMeter } from './cpu-meter.js';
 import type { ChildServer } from './http-child.js';
 import { formatCount } from './stats.js';
 
-export interface HttpRunResult {
+/** What a target's answers add up to, on one server or several (bench/cluster-reads.ts). */
+export interface LoadFigures {
   label: string;
   /** 200 answers per second of measured time. */
   okPerSecond: number;
@@ -21,6 +22,36 @@ export interface HttpRunResult {
   /** Latencies of the 200s, milliseconds (autocannon's resolution). */
   p50Ms: number;
   p99Ms: number;
+}
+
+/**
+ * A target's figures from autocannon's raw results over `seconds` of measured time; with them, the
+ * answers by status, the timeouts and the latency histogram, for what a caller adds.
+ */
+export function loadFigures(
+  label: string,
+  raws: readonly RawResult[],
+  seconds: number,
+  options: Options,
+): { figures: LoadFigures; byStatus: Map<string, number>; timeouts: number; latency: Histogram } {
+  const byStatus = new Map<string, number>();
+  let errors = 0;
+  let timeouts = 0;
+  for (const raw of raws) {
+    errors += raw.errors;
+    timeouts += raw.timeouts;
+    for (const [status, { count }] of Object.entries(raw.statusCodeStats)) byStatus.set(status, (byStatus.get(status) ?? 0) + count);
+  }
+  // aggregateResult writes into the first result's status counts: it gets copies.
+  const copies = raws.map((raw) => ({ ...raw, statusCodeStats: structuredClone(raw.statusCodeStats) }));
+  const { latency } = autocannon.aggregateResult(copies, options);
+  const ok = byStatus.get('200') ?? 0;
+  const non200 = [...byStatus.values()].reduce((sum, count) => sum + count, 0) - ok;
+  const figures = { label, okPerSecond: ok / seconds, ok, non200, errors, p50Ms: latency.p50, p99Ms: latency.p99 };
+  return { figures, byStatus, timeouts, latency };
+}
+
+export interface HttpRunResult extends LoadFigures {
   p999Ms: number;
   maxMs: number;
   /** CPU the server used, in cores (1.0 = one core busy throughout), or undefined where it cannot be read. */
@@ -63,36 +94,17 @@ export class LoadTarget {
 
   result(): HttpRunResult {
     if (this.segments.length === 0) throw new Error(`${this.label}: no segment was run`);
-    const byStatus = new Map<string, number>();
-    let seconds = 0;
-    let errors = 0;
-    let timeouts = 0;
-    for (const segment of this.segments) {
-      seconds += segment.duration;
-      errors += segment.errors;
-      timeouts += segment.timeouts;
-      for (const [status, { count }] of Object.entries(segment.statusCodeStats)) byStatus.set(status, (byStatus.get(status) ?? 0) + count);
-    }
-    // aggregateResult writes into the first segment's status counts: it gets copies.
-    const copies = this.segments.map((segment) => ({ ...segment, statusCodeStats: structuredClone(segment.statusCodeStats) }));
-    const { latency } = autocannon.aggregateResult(copies, this.options);
-    const ok = byStatus.get('200') ?? 0;
-    const non200 = [...byStatus.values()].reduce((sum, count) => sum + count, 0) - ok;
+    const seconds = this.segments.reduce((sum, segment) => sum + segment.duration, 0);
+    const { figures, byStatus, timeouts, latency } = loadFigures(this.label, this.segments, seconds, this.options);
     const notes: string[] = [];
-    if (non200 > 0) {
+    if (figures.non200 > 0) {
       const statuses = [...byStatus].filter(([status]) => status !== '200');
       notes.push(`non-200: ${statuses.map(([status, count]) => `${status} ×${formatCount(count)}`).join(', ')}`);
     }
     if (timeouts > 0) notes.push(`timeouts ${formatCount(timeouts)}`);
     const cores = this.cpu.cores();
     return {
-      label: this.label,
-      okPerSecond: ok / seconds,
-      ok,
-      non200,
-      errors,
-      p50Ms: latency.p50,
-      p99Ms: latency.p99,
+      ...figures,
       p999Ms: latency.p99_9,
       maxMs: latency.max,
       serverCores: cores.server,

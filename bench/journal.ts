@@ -22,32 +22,30 @@ import { pathToFileURL } from 'node:url';
 import { emptyDerivedRows, type DerivedRows, type OrderRow, type PlaceOrderCommand, type StampedCommand } from '../src/core/types.js';
 import { INLINE_ROWS_EVERY_COMMITS } from '../src/exchange/core-host.js';
 import { Sequencer, type Applier } from '../src/exchange/sequencer.js';
-import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import { openBenchDatabase } from './postgres-database.js';
 
 const CLIENTS = 256;
 
-export interface JournalBenchResult {
-  synchronous: 'NORMAL' | 'FULL';
+/** What the workload measured on one store. */
+interface WorkloadFigures {
   commands: number;
   commandsPerSecond: number;
   ackP50Ms: number;
   ackP99Ms: number;
   batchesAvg: number;
-  /** The ceiling: the same commands appended to the journal alone, in batches of the same size, no sequencer, no derived rows. */
+  /** The ceiling: the same commands appended to the journal alone, batch after batch (one commit each), no sequencer, no derived rows. */
   rawAppendPerSecond: number;
 }
 
+export interface JournalBenchResult extends WorkloadFigures {
+  synchronous: 'NORMAL' | 'FULL';
+}
+
 /** The same workload on PostgreSQL. */
-export interface PostgresJournalResult {
-  commands: number;
-  commandsPerSecond: number;
-  ackP50Ms: number;
-  ackP99Ms: number;
-  batchesAvg: number;
-  /** The same commands appended to the journal alone, batch after batch (one round trip and commit each). */
-  rawAppendPerSecond: number;
+export interface PostgresJournalResult extends WorkloadFigures {
   /** What the server was: version, where, fsync and synchronous_commit. */
   server: string;
 }
@@ -109,8 +107,20 @@ function percentile(sorted: Float64Array, fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
 
-/** The submitters: CLIENTS closed loops through `sequencer` until `total` commands are answered; closes the sequencer. */
-async function closedLoop(sequencer: Sequencer, total: number, accounts: number): Promise<{ elapsedS: number; ackMs: Float64Array }> {
+/**
+ * The submitters: CLIENTS closed loops through a Sequencer over `store` until `total` commands are
+ * answered (the sequencer is closed after); every figure but the raw append rate.
+ */
+async function closedLoop(store: Store, total: number, accounts: number): Promise<Omit<WorkloadFigures, 'rawAppendPerSecond'>> {
+  let batches = 0;
+  const sequencer = new Sequencer({
+    store,
+    applier: new RestingOrderApplier(),
+    clock: Date.now,
+    onCommit: () => {
+      batches++;
+    },
+  });
   const ackMs = new Float64Array(total);
   let issued = 0;
   const client = async (id: number): Promise<void> => {
@@ -127,7 +137,23 @@ async function closedLoop(sequencer: Sequencer, total: number, accounts: number)
   await sequencer.close();
   const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
   ackMs.sort();
-  return { elapsedS, ackMs };
+  return {
+    commands: total,
+    commandsPerSecond: total / elapsedS,
+    ackP50Ms: percentile(ackMs, 0.5),
+    ackP99Ms: percentile(ackMs, 0.99),
+    batchesAvg: total / Math.max(1, batches),
+  };
+}
+
+/** Journal rows alone through `store`, after what it holds: batches of CLIENTS commands, each committed before the next. */
+async function rawAppendRate(store: Store, total: number, accounts: number): Promise<number> {
+  const firstSeq = store.lastSeq() + 1;
+  const firstTs = store.lastTs();
+  const commands: StampedCommand[] = Array.from({ length: total }, (_, i) => ({ seq: firstSeq + i, ts: firstTs + i, command: placeOrder(accounts, i % CLIENTS, i) }));
+  const started = process.hrtime.bigint();
+  for (let from = 0; from < total; from += CLIENTS) await store.appendBatch(commands.slice(from, from + CLIENTS), emptyDerivedRows());
+  return total / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
 export async function runJournalBench(
@@ -139,26 +165,14 @@ export async function runJournalBench(
   // As the inline writer opens it (core-host.ts).
   const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background', rowsEveryCommits: INLINE_ROWS_EVERY_COMMITS });
   try {
-    let batches = 0;
-    const sequencer = new Sequencer({
-      store,
-      applier: new RestingOrderApplier(),
-      clock: Date.now,
-      onCommit: () => {
-        batches++;
-      },
-    });
-    const { elapsedS, ackMs } = await closedLoop(sequencer, total, accounts);
-    const rawAppendPerSecond = rawAppendRate(synchronous, total, accounts);
-    return {
-      rawAppendPerSecond,
-      synchronous,
-      commands: total,
-      commandsPerSecond: total / elapsedS,
-      ackP50Ms: percentile(ackMs, 0.5),
-      ackP99Ms: percentile(ackMs, 0.99),
-      batchesAvg: total / Math.max(1, batches),
-    };
+    const figures = await closedLoop(store, total, accounts);
+    // The raw rate on a file of its own, which starts from an empty journal as the loop did.
+    const raw = openSqliteStore({ path: join(dir, 'raw.db'), synchronous, checkpoints: 'background' });
+    try {
+      return { synchronous, ...figures, rawAppendPerSecond: await rawAppendRate(raw, total, accounts) };
+    } finally {
+      raw.close();
+    }
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -171,25 +185,8 @@ export async function runPostgresJournalBench(total: number, accounts: number): 
   try {
     const store = await openPostgresStore({ url: database.url });
     try {
-      let batches = 0;
-      const sequencer = new Sequencer({
-        store,
-        applier: new RestingOrderApplier(),
-        clock: Date.now,
-        onCommit: () => {
-          batches++;
-        },
-      });
-      const { elapsedS, ackMs } = await closedLoop(sequencer, total, accounts);
-      return {
-        server: database.description,
-        commands: total,
-        commandsPerSecond: total / elapsedS,
-        ackP50Ms: percentile(ackMs, 0.5),
-        ackP99Ms: percentile(ackMs, 0.99),
-        batchesAvg: total / Math.max(1, batches),
-        rawAppendPerSecond: await postgresRawAppendRate(store, total, accounts),
-      };
+      const figures = await closedLoop(store, total, accounts);
+      return { server: database.description, ...figures, rawAppendPerSecond: await rawAppendRate(store, total, accounts) };
     } finally {
       await store.close();
     }
@@ -198,37 +195,16 @@ export async function runPostgresJournalBench(total: number, accounts: number): 
   }
 }
 
-/** Journal rows alone, after what the sequencer wrote: batches of CLIENTS commands, each awaited before the next. */
-async function postgresRawAppendRate(store: PostgresStore, total: number, accounts: number): Promise<number> {
-  const firstSeq = store.lastSeq() + 1;
-  const firstTs = store.lastTs();
-  const commands: StampedCommand[] = Array.from({ length: total }, (_, i) => ({ seq: firstSeq + i, ts: firstTs + i, command: placeOrder(accounts, i % CLIENTS, i) }));
-  const started = process.hrtime.bigint();
-  for (let from = 0; from < total; from += CLIENTS) await store.appendBatch(commands.slice(from, from + CLIENTS), emptyDerivedRows());
-  return total / (Number(process.hrtime.bigint() - started) / 1e9);
-}
-
-/** Journal rows alone through the store, batch after batch in one loop: what the path could reach. */
-function rawAppendRate(synchronous: 'NORMAL' | 'FULL', total: number, accounts: number): number {
-  const dir = mkdtempSync(join(tmpdir(), 'bourse-bench-journal-raw-'));
-  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background' });
-  try {
-    const commands: StampedCommand[] = Array.from({ length: total }, (_, i) => ({ seq: i + 1, ts: 1_700_000_000_000 + i, command: placeOrder(accounts, i % CLIENTS, i) }));
-    const started = process.hrtime.bigint();
-    for (let from = 0; from < total; from += CLIENTS) store.appendBatch(commands.slice(from, from + CLIENTS), emptyDerivedRows());
-    return total / (Number(process.hrtime.bigint() - started) / 1e9);
-  } finally {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-export function formatJournalResult(r: JournalBenchResult): string {
+function formatFigures(label: string, r: WorkloadFigures): string {
   return (
-    `journal synchronous=${r.synchronous}: ${Math.round(r.commandsPerSecond)} commands/s, ` +
+    `${label}: ${Math.round(r.commandsPerSecond)} commands/s, ` +
     `ack p50 ${r.ackP50Ms.toFixed(2)} ms, p99 ${r.ackP99Ms.toFixed(2)} ms, batches avg ${Math.round(r.batchesAvg)}; ` +
     `journal rows alone ${Math.round(r.rawAppendPerSecond)}/s (${((100 * r.commandsPerSecond) / r.rawAppendPerSecond).toFixed(0)}% of it)`
   );
+}
+
+export function formatJournalResult(r: JournalBenchResult): string {
+  return formatFigures(`journal synchronous=${r.synchronous}`, r);
 }
 
 function targetLines(r: JournalBenchResult): string[] {
@@ -240,11 +216,7 @@ function targetLines(r: JournalBenchResult): string[] {
 }
 
 export function formatPostgresResult(r: PostgresJournalResult): string {
-  return (
-    `journal postgres: ${Math.round(r.commandsPerSecond)} commands/s, ` +
-    `ack p50 ${r.ackP50Ms.toFixed(2)} ms, p99 ${r.ackP99Ms.toFixed(2)} ms, batches avg ${Math.round(r.batchesAvg)}; ` +
-    `journal rows alone ${Math.round(r.rawAppendPerSecond)}/s (${((100 * r.commandsPerSecond) / r.rawAppendPerSecond).toFixed(0)}% of it)`
-  );
+  return formatFigures('journal postgres', r);
 }
 
 function postgresTargetLines(r: PostgresJournalResult, full: JournalBenchResult): string[] {

@@ -15,6 +15,21 @@ export interface Benchmark {
   knobs: readonly Knob[];
 }
 
+/** `BENCH_<prefix>_SECONDS`: how long each target is measured. */
+function secondsKnob(prefix: string, fallback: string, least: number, quick: string, measured = 'per target'): Knob {
+  return { name: `BENCH_${prefix}_SECONDS`, fallback, meaning: `seconds measured ${measured} (≥ ${least})`, quick };
+}
+
+/** `BENCH_<prefix>_CONNECTIONS`: autocannon's connections. */
+function connectionsKnob(prefix: string, fallback: string, quick: string, meaning = 'autocannon connections'): Knob {
+  return { name: `BENCH_${prefix}_CONNECTIONS`, fallback, meaning, quick };
+}
+
+/** `BENCH_<prefix>_PROFILE`: a CPU profile of the benchmark's Bourse child. */
+function profileKnob(prefix: string): Knob {
+  return { name: `BENCH_${prefix}_PROFILE`, fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' };
+}
+
 export const BENCHMARKS = [
   {
     name: 'engine',
@@ -38,16 +53,16 @@ export const BENCHMARKS = [
     name: 'http',
     what: 'the HTTP API under autocannon (hello world, signed orders, …), servers in child processes',
     knobs: [
-      { name: 'BENCH_HTTP_SECONDS', fallback: '10', meaning: 'seconds measured per target (≥ 5)', quick: '5' },
-      { name: 'BENCH_HTTP_CONNECTIONS', fallback: '64', meaning: 'autocannon connections', quick: '8' },
-      { name: 'BENCH_HTTP_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+      secondsKnob('HTTP', '10', 5, '5'),
+      connectionsKnob('HTTP', '64', '8'),
+      profileKnob('HTTP'),
     ],
   },
   {
     name: 'payments',
     what: 'whole merchant on-ramp flows over /v2, next to the signed-order rate',
     knobs: [
-      { name: 'BENCH_PAYMENTS_SECONDS', fallback: '10', meaning: 'seconds measured per target (≥ 5)', quick: '5' },
+      secondsKnob('PAYMENTS', '10', 5, '5'),
       { name: 'BENCH_PAYMENTS_LOOPS', fallback: '32', meaning: 'concurrent flows and autocannon connections', quick: '4' },
       { name: 'BENCH_PAYMENTS_USERS', fallback: '64', meaning: 'merchant users, at least', quick: '8' },
     ],
@@ -56,11 +71,11 @@ export const BENCHMARKS = [
     name: 'webhooks',
     what: 'webhook deliveries to a local receiver while payment flows run',
     knobs: [
-      { name: 'BENCH_WEBHOOKS_SECONDS', fallback: '12', meaning: 'seconds measured per target (≥ 3)', quick: '3' },
+      secondsKnob('WEBHOOKS', '12', 3, '3'),
       { name: 'BENCH_WEBHOOKS_LOOPS', fallback: '32', meaning: 'concurrent flows', quick: '4' },
       { name: 'BENCH_WEBHOOKS_USERS', fallback: '64', meaning: 'merchant users per set, at least', quick: '8' },
-      { name: 'BENCH_WEBHOOKS_CONNECTIONS', fallback: '64', meaning: 'autocannon connections for hello world', quick: '8' },
-      { name: 'BENCH_WEBHOOKS_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+      connectionsKnob('WEBHOOKS', '64', '8', 'autocannon connections for hello world'),
+      profileKnob('WEBHOOKS'),
     ],
   },
   {
@@ -68,18 +83,18 @@ export const BENCHMARKS = [
     what: 'market streams: subscribers to depth, diffDepth and trade of one symbol while signed orders flow, against none',
     knobs: [
       { name: 'BENCH_WS_SUBSCRIBERS', fallback: '1000', meaning: 'subscribing sockets, each on the three topics', quick: '200' },
-      { name: 'BENCH_WS_SECONDS', fallback: '10', meaning: 'seconds measured per target (≥ 5)', quick: '5' },
-      { name: 'BENCH_WS_CONNECTIONS', fallback: '32', meaning: 'autocannon connections', quick: '8' },
+      secondsKnob('WS', '10', 5, '5'),
+      connectionsKnob('WS', '32', '8'),
       { name: 'BENCH_WS_CLIENTS', fallback: '2', meaning: 'subscriber child processes the sockets are spread over' },
-      { name: 'BENCH_WS_PROFILE', fallback: 'unset', meaning: '<dir>: run the Bourse child under --cpu-prof, profile written there' },
+      profileKnob('WS'),
     ],
   },
   {
     name: 'cluster',
     what: 'a leader and 2 followers on one PostgreSQL: follower lag under signed orders, reads served by 1-3 nodes, takeover after kill -9',
     knobs: [
-      { name: 'BENCH_CLUSTER_SECONDS', fallback: '6', meaning: 'seconds measured for the orders and per read target (≥ 3)', quick: '3' },
-      { name: 'BENCH_CLUSTER_CONNECTIONS', fallback: '32', meaning: 'autocannon connections (≥ 3)', quick: '6' },
+      secondsKnob('CLUSTER', '6', 3, '3', 'for the orders and per read target'),
+      connectionsKnob('CLUSTER', '32', '6', 'autocannon connections (≥ 3)'),
       { name: 'BENCH_CLUSTER_TAKEOVERS', fallback: '5', meaning: 'kills of the leader', quick: '2' },
     ],
   },

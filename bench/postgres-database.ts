@@ -6,7 +6,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createDatabase, dropDatabase, onServer, withDatabase } from '../test/support/postgres-admin.js';
 import { startEmbeddedPostgres, type PostgresServer } from './embedded-postgres.js';
 
 export const POSTGRES_URL_ENV = 'BOURSE_BENCH_POSTGRES_URL';
@@ -18,16 +18,6 @@ export interface BenchDatabase {
   description: string;
   /** Drops the database, then stops the embedded server if one was started. */
   close(): Promise<void>;
-}
-
-async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** What a reader of the figures needs to know of the server: its version and whether a commit waits for the disk. */
@@ -49,15 +39,13 @@ export async function openBenchDatabase(label: string): Promise<BenchDatabase> {
   const name = `bourse_bench_${label}_${randomBytes(4).toString('hex')}`;
   try {
     const description = await describeServer(serverUrl, embedded === undefined ? POSTGRES_URL_ENV : 'embedded, started for the benchmark');
-    await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
+    await createDatabase(serverUrl, name);
     return {
-      url: url.toString(),
+      url: withDatabase(serverUrl, name),
       description,
       close: async () => {
         try {
-          await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+          await dropDatabase(serverUrl, name);
         } finally {
           await embedded?.stop();
         }

@@ -23,6 +23,7 @@ import { emptyDerivedRows, type Command, type DerivedRows, type StampedCommand }
 import { ExchangeCore } from '../src/exchange/exchange-core.js';
 import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
 import { recover, takeSnapshot } from '../src/exchange/recovery.js';
+import { DEFAULT_MAX_BATCH } from '../src/exchange/sequencer.js';
 import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
 import { hashState, restoreCore, stateHash } from '../src/exchange/snapshot.js';
 import type { SyncJournal } from '../src/store/store.js';
@@ -36,7 +37,7 @@ const SEED = 20_240_602;
 const ACCOUNTS = 1_000;
 const TARGET_DEPTH = 10_000;
 /** The sequencer's largest batch: one transaction and one DerivedRows per batch. */
-const BATCH = 4096;
+const BATCH = DEFAULT_MAX_BATCH;
 const SNAPSHOT_FRACTION = 0.9;
 /** The stream is longer than the journal needs: the core refuses a few of its commands. */
 const STREAM_MARGIN = 1.1;

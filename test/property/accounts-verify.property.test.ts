@@ -29,6 +29,7 @@ import type { Store } from '../../src/store/store.js';
 import { demoCatalogue, T0 } from '../support/core-harness.js';
 import { openEmptyPostgresStore } from '../support/empty-postgres-store.js';
 import { postgresDatabases } from '../support/postgres.js';
+import { cancelPick, limitNearMid, marketNearMid } from '../support/spot-ops.js';
 
 const databases = postgresDatabases();
 let database: Promise<string> | undefined;
@@ -179,36 +180,12 @@ function toCommand(op: Op, { core, accounts }: World): Command {
   switch (op.kind) {
     case 'deposit':
       return { type: 'deposit', accountId: accounts[op.account], asset: ASSETS[op.asset], amount: amount(op.atoms), txId: 'tx' };
-    case 'limit': {
-      const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.spot.symbol(symbol).spec;
-      return {
-        type: 'placeOrder',
-        accountId: accounts[op.account],
-        symbol,
-        side: op.buy ? 'BUY' : 'SELL',
-        orderType: 'LIMIT',
-        timeInForce: op.ioc ? 'IOC' : 'GTC',
-        price: formatUnits(BigInt(midTicks + op.offsetTicks) * spec.tickSizeAtto, 18),
-        quantity: formatUnits(BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot, spec.basePrecision),
-      };
-    }
-    case 'market': {
-      const { symbol, midTicks, maxLots } = SYMBOLS[op.symbol];
-      const spec = core.spot.symbol(symbol).spec;
-      const lots = BigInt((op.lots % maxLots) + 1);
-      // MARKET BUY is sized in quote (docs/spot-api.md "MARKET BUY amount"): about `lots` at the mid price, in whole ticks.
-      const quantity = op.buy
-        ? formatUnits(lots * BigInt(midTicks) * spec.quoteAtomsPerTickLot, spec.quotePrecision)
-        : formatUnits(lots * spec.baseAtomsPerLot, spec.basePrecision);
-      return { type: 'placeOrder', accountId: accounts[op.account], symbol, side: op.buy ? 'BUY' : 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
-    }
-    case 'cancel': {
-      const accountId = accounts[op.account];
-      const open = [...core.spot.openOrderIdsOf(accountId)];
-      const orderId = open.length > 0 && op.pick % 3 !== 0 ? open[op.pick % open.length] : (op.pick % core.spot.nextOrderId) + 1;
-      return { type: 'cancelOrder', accountId, orderId };
-    }
+    case 'limit':
+      return limitNearMid(core, accounts[op.account], SYMBOLS[op.symbol], op);
+    case 'market':
+      return marketNearMid(core, accounts[op.account], SYMBOLS[op.symbol], op);
+    case 'cancel':
+      return cancelPick(core, accounts[op.account], op.pick, 3);
     case 'subTransfer': {
       const [main, sub] = [accounts[op.user * 2], accounts[op.user * 2 + 1]];
       return {

@@ -45,6 +45,7 @@ import type { Money, OrderKind, PaymentOrder, Quote } from '../../src/payments/o
 import { mayMove } from '../support/order-statuses.js';
 import { demoCatalogue } from '../support/core-harness.js';
 import { checkLedgerWhole, PaymentsCore } from '../support/payments-core.js';
+import { cancelPick } from '../support/spot-ops.js';
 
 /** Ledger precision of every asset here (the demo catalogue's). */
 const PRECISION = 8;
@@ -773,9 +774,7 @@ function toBuilt(op: Op, world: World): Built {
     }
     case 'cancel': {
       const accountId = op.trader < TRADERS ? world.traders[op.trader] : state.deskAccountId;
-      const open = [...h.core.spot.openOrderIdsOf(accountId)];
-      const id = open.length > 0 && op.pick % 4 !== 0 ? open[op.pick % open.length] : (op.pick % h.core.spot.nextOrderId) + 1;
-      return { command: { type: 'cancelOrder', accountId, orderId: id }, label: 'area A cancel' };
+      return { command: cancelPick(h.core, accountId, op.pick, 4), label: 'area A cancel' };
     }
   }
 }

@@ -16,6 +16,7 @@ import { ownAccountKey } from '../../src/payments/instructions.js';
 import { unitsOf } from '../../src/payments/money.js';
 import { AUTHENTICATING, BENEFICIARY_REVIEWING, BENEFICIARY_VALID, INCOMPLETE, NORMAL, type Merchant } from '../../src/payments/model.js';
 import type { Submit } from './payments-core.js';
+import { cancelPick, limitNearMid, marketNearMid, type BookRange } from './spot-ops.js';
 
 export const FIATS = ['MXN', 'USD', 'EUR'] as const;
 /** The payout rails of the default configuration, one per fiat. */
@@ -33,11 +34,8 @@ const PLAIN_TRADERS = 2;
 const TRADERS = PLAIN_TRADERS + MERCHANT_USERS;
 /** Merchant names (and e-mails) a user picks from: a second use of one is -5069. */
 const NAMES = 4;
-const USDTMXN = 'USDTMXN';
-/** 17.5 MXN in ticks of 0.0001. */
-const MID_TICKS = 175_000;
-/** 1000 USDT in lots of 0.01. */
-const MAX_LOTS = 100_000;
+/** Mid 17.5 MXN in ticks of 0.0001; at most 1000 USDT in lots of 0.01. */
+const USDTMXN_BOOK: BookRange = { symbol: 'USDTMXN', midTicks: 175_000, maxLots: 100_000 };
 /** Ledger precision of every demo asset; area B fiats have accuracy 2. */
 export const PRECISION = 8;
 export const ATOMS_PER_CENT = 10n ** 6n;
@@ -511,31 +509,11 @@ export function paymentsCommand(op: PaymentsOp, world: PaymentsWorld): Command {
       const flowType: FlowTypeName = op.viaTrader ? 'TRANSFER' : 'USER_ACCOUNT_TRANSFER';
       return { type: 'transfer', fromAccountId, toAccountId, asset, amount: formatUnits(atoms, PRECISION), flowType };
     }
-    case 'limit': {
-      const spec = h.core.spot.symbol(USDTMXN).spec;
-      return {
-        type: 'placeOrder',
-        accountId: world.traders[op.trader],
-        symbol: USDTMXN,
-        side: op.buy ? 'BUY' : 'SELL',
-        orderType: 'LIMIT',
-        timeInForce: op.ioc ? 'IOC' : 'GTC',
-        price: formatUnits(BigInt(MID_TICKS + op.offsetTicks) * spec.tickSizeAtto, 18),
-        quantity: formatUnits(BigInt((op.lots % MAX_LOTS) + 1) * spec.baseAtomsPerLot, spec.basePrecision),
-      };
-    }
-    case 'market': {
-      const spec = h.core.spot.symbol(USDTMXN).spec;
-      const lots = BigInt((op.lots % MAX_LOTS) + 1);
-      // MARKET BUY is sized in quote (docs/spot-api.md "MARKET BUY amount"): about `lots` at the mid price.
-      const quantity = op.buy ? formatUnits(lots * BigInt(MID_TICKS) * spec.quoteAtomsPerTickLot, spec.quotePrecision) : formatUnits(lots * spec.baseAtomsPerLot, spec.basePrecision);
-      return { type: 'placeOrder', accountId: world.traders[op.trader], symbol: USDTMXN, side: op.buy ? 'BUY' : 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
-    }
-    case 'cancel': {
-      const accountId = world.traders[op.trader];
-      const open = [...h.core.spot.openOrderIdsOf(accountId)];
-      const orderId = open.length > 0 && op.pick % 3 !== 0 ? open[op.pick % open.length] : (op.pick % h.core.spot.nextOrderId) + 1;
-      return { type: 'cancelOrder', accountId, orderId };
-    }
+    case 'limit':
+      return limitNearMid(h.core, world.traders[op.trader], USDTMXN_BOOK, op);
+    case 'market':
+      return marketNearMid(h.core, world.traders[op.trader], USDTMXN_BOOK, op);
+    case 'cancel':
+      return cancelPick(h.core, world.traders[op.trader], op.pick, 3);
   }
 }

@@ -5,8 +5,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { createDatabase, dropDatabase, withDatabase } from './postgres-admin.js';
 
 /** URL of the server's `postgres` database, where databases are created and dropped. */
 export function postgresServerUrl(): string {
@@ -15,36 +15,6 @@ export function postgresServerUrl(): string {
   const given = process.env.BOURSE_TEST_POSTGRES_URL;
   if (given !== undefined && given !== '') return given;
   throw new Error('no PostgreSQL for the tests: add test/support/pg-global-setup.ts to the vitest globalSetup, or set BOURSE_TEST_POSTGRES_URL');
-}
-
-/** `url` with its database replaced by `database`. */
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function onServer<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export function createDatabase(serverUrl: string, name: string): Promise<void> {
-  return onServer(serverUrl, async (client) => {
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
-  });
-}
-
-/** Drops the database, ending its sessions (WITH (FORCE), PostgreSQL 13+). */
-export function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  return onServer(serverUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-  });
 }
 
 /**

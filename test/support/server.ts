@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
-import { createDatabase, dropDatabase, postgresServerUrl, withDatabase } from './postgres.js';
+import { postgresServerUrl } from './postgres.js';
+import { createDatabase, dropDatabase, withDatabase } from './postgres-admin.js';
 
 /** Both placements of the core (BOURSE_CORE_THREAD), for suites that must hold for each. */
 export const CORE_THREADS = ['inline', 'worker'] as const;

@@ -108,6 +108,46 @@ export function* spotParties(): Generator<Command, number[], unknown> {
   return accounts;
 }
 
+/** Where a stream trades a symbol: its mid price in ticks and its largest order in lots. */
+export interface BookRange {
+  symbol: string;
+  midTicks: number;
+  maxLots: number;
+}
+
+/** A LIMIT order `offsetTicks` from the mid, of 1 to `maxLots` lots, GTC or IOC. */
+export function limitNearMid(core: ExchangeCore, accountId: number, { symbol, midTicks, maxLots }: BookRange, op: { buy: boolean; ioc: boolean; offsetTicks: number; lots: number }): Command {
+  const spec = core.spot.symbol(symbol).spec;
+  return {
+    type: 'placeOrder',
+    accountId,
+    symbol,
+    side: op.buy ? 'BUY' : 'SELL',
+    orderType: 'LIMIT',
+    timeInForce: op.ioc ? 'IOC' : 'GTC',
+    price: formatUnits(BigInt(midTicks + op.offsetTicks) * spec.tickSizeAtto, 18),
+    quantity: formatUnits(BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot, spec.basePrecision),
+  };
+}
+
+/** A MARKET order of 1 to `maxLots` lots; a BUY is sized in quote (docs/spot-api.md "MARKET BUY amount"): about that many lots at the mid price, in whole ticks. */
+export function marketNearMid(core: ExchangeCore, accountId: number, { symbol, midTicks, maxLots }: BookRange, op: { buy: boolean; lots: number }): Command {
+  const spec = core.spot.symbol(symbol).spec;
+  const lots = BigInt((op.lots % maxLots) + 1);
+  const quantity = op.buy ? formatUnits(lots * BigInt(midTicks) * spec.quoteAtomsPerTickLot, spec.quotePrecision) : formatUnits(lots * spec.baseAtomsPerLot, spec.basePrecision);
+  return { type: 'placeOrder', accountId, symbol, side: op.buy ? 'BUY' : 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
+}
+
+/**
+ * A cancel of one of the account's open orders, or, one pick in `anyIdEvery` (and when it has none
+ * open), of any id ever issued (filled, canceled, someone else's).
+ */
+export function cancelPick(core: ExchangeCore, accountId: number, pick: number, anyIdEvery: number): Command {
+  const open = [...core.spot.openOrderIdsOf(accountId)];
+  const orderId = open.length > 0 && pick % anyIdEvery !== 0 ? open[pick % open.length] : (pick % core.spot.nextOrderId) + 1;
+  return { type: 'cancelOrder', accountId, orderId };
+}
+
 export function spotCommand(op: SpotOp, { core, accounts }: SpotWorld): Command {
   switch (op.kind) {
     case 'deposit':
@@ -142,13 +182,8 @@ export function spotCommand(op: SpotOp, { core, accounts }: SpotWorld): Command 
       const quantity = formatUnits(BigInt((op.lots % maxLots) + 1) * spec.baseAtomsPerLot, spec.basePrecision);
       return { type: 'placeOrder', accountId: accounts[op.account], symbol, side: 'SELL', orderType: 'MARKET', timeInForce: 'GTC', quantity };
     }
-    case 'cancel': {
-      const accountId = accounts[op.account];
-      const open = [...core.spot.openOrderIdsOf(accountId)];
-      // Mostly an open order of the account; sometimes any id ever issued (filled, canceled, someone else's).
-      const orderId = open.length > 0 && op.pick % 4 !== 0 ? open[op.pick % open.length] : (op.pick % core.spot.nextOrderId) + 1;
-      return { type: 'cancelOrder', accountId, orderId };
-    }
+    case 'cancel':
+      return cancelPick(core, accounts[op.account], op.pick, 4);
     case 'cancelAll':
       return { type: 'cancelOrders', accountId: accounts[op.account], symbol: op.symbol === null ? undefined : SYMBOLS[op.symbol].symbol };
     case 'transfer':

@@ -9,24 +9,10 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DerivedRows, StampedCommand } from '../../core/types.js';
 import type { ModuleRow } from '../../payments/rows.js';
-import { journalRecordOf } from '../journal-codec.js';
-import { lastStates } from '../sqlite/batch-writer.js';
+import type { SqlValue } from '../sql-shapes.js';
+import { lastByKey, lastStates } from '../sqlite/batch-writer.js';
 import { tableWriteOf } from '../sqlite/module-rows.js';
-import {
-  DEPOSIT_INSERT_COLUMNS,
-  FLOW_INSERT_COLUMNS,
-  ORDER_INSERT_COLUMNS,
-  TRADE_INSERT_COLUMNS,
-  WITHDRAWAL_INSERT_COLUMNS,
-  depositValues,
-  flowValues,
-  orderValues,
-  tradeValues,
-  withdrawalValues,
-  type SqlValue,
-} from '../sqlite/rows.js';
-
-const JOURNAL_COLUMNS = ['seq', 'ts', 'type', 'payload'] as const;
+import { ROW_INSERTS, type RowInsert } from '../sqlite/rows.js';
 
 /** Statement names by text: each text is parsed once per connection, then only bound. */
 const names = new Map<string, string>();
@@ -46,7 +32,7 @@ function named(text: string, values: unknown[]): pg.QueryConfig {
  * whose key (the first column) is taken replaces the stored one, as SQLite's INSERT … ON CONFLICT
  * DO UPDATE does; the rows must then have distinct keys (PostgreSQL updates a row once per statement).
  */
-export function insertRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], upsert: boolean): pg.QueryConfig {
+function insertRows(table: string, columns: readonly string[], rows: readonly SqlValue[][], upsert: boolean): pg.QueryConfig {
   const arrays = columns.map((): SqlValue[] => []);
   const types = rows[0].map((value) => (typeof value === 'number' ? 'bigint' : 'text'));
   for (const row of rows) {
@@ -68,33 +54,19 @@ export function insertRows(table: string, columns: readonly string[], rows: read
   return named(text, arrays);
 }
 
-/** The last row of each key, in the order the last rows came: what writing them one by one would leave. */
-export function lastByKey<T>(rows: readonly T[], key: (row: T) => SqlValue): readonly T[] {
-  if (rows.length < 2) return rows;
-  const latest = new Map<SqlValue, T>();
-  for (const row of rows) {
-    const k = key(row);
-    latest.delete(k);
-    latest.set(k, row);
-  }
-  return latest.size === rows.length ? rows : [...latest.values()];
-}
-
 /** The journal rows and derived rows of a batch, as statements to run in order within one transaction. */
 export function batchStatements(commands: readonly StampedCommand[], rows: DerivedRows): pg.QueryConfig[] {
   const statements: pg.QueryConfig[] = [];
-  const add = <T>(table: string, columns: readonly string[], list: readonly T[], values: (row: T) => SqlValue[], upsert = false): void => {
+  const add = <T>({ table, columns, values, upsert }: RowInsert<T>, list: readonly T[]): void => {
     if (list.length > 0) statements.push(insertRows(table, columns, list.map(values), upsert));
   };
-  add('journal', JOURNAL_COLUMNS, commands, (stamped) => {
-    const record = journalRecordOf(stamped);
-    return [record.seq, record.ts, record.type, record.payload];
-  });
-  add('orders', ORDER_INSERT_COLUMNS, lastStates(rows.orders), orderValues, true);
-  add('trades', TRADE_INSERT_COLUMNS, rows.trades, tradeValues);
-  add('flows', FLOW_INSERT_COLUMNS, rows.flows, flowValues);
-  add('deposits', DEPOSIT_INSERT_COLUMNS, rows.deposits, depositValues);
-  add('withdrawals', WITHDRAWAL_INSERT_COLUMNS, lastByKey(rows.withdrawals, (w) => w.withdrawalId), withdrawalValues, true);
+  add(ROW_INSERTS.journal, commands);
+  add(ROW_INSERTS.orders, lastStates(rows.orders));
+  add(ROW_INSERTS.trades, rows.trades);
+  add(ROW_INSERTS.flows, rows.flows);
+  add(ROW_INSERTS.deposits, rows.deposits);
+  // PostgreSQL updates a row once per statement: only each withdrawal's last state goes in.
+  add(ROW_INSERTS.withdrawals, lastByKey(rows.withdrawals, (w) => w.withdrawalId));
   statements.push(...moduleRowStatements(rows.moduleRows));
   return statements;
 }

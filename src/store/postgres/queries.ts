@@ -7,18 +7,10 @@
 import type pg from 'pg';
 import { ATTO_SCALE, formatAtto } from '../../core/decimal.js';
 import type { DepositRow, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
+import { checkLimit, flowPage, fundingPage, orderPage, tradePage, withdrawalKeyConditions, type CountedPage, type HistoryPage, type SqlValue } from '../sql-shapes.js';
 import type { FlowQuery, FlowSum, FundingQuery, OrderQuery, TradeQuery, WithdrawalKey } from '../store.js';
-import {
-  DEPOSIT_SELECT,
-  FLOW_SELECT,
-  ORDER_SELECT,
-  TRADE_SELECT,
-  WITHDRAWAL_SELECT,
-  tradeFromStored,
-  type SqlValue,
-  type StoredTrade,
-} from '../sqlite/rows.js';
-import { PgWhere, checkLimit, quotedAliases } from './sql.js';
+import { DEPOSIT_SELECT, FLOW_SELECT, ORDER_SELECT, TRADE_SELECT, WITHDRAWAL_SELECT, tradeFromStored, type StoredTrade } from '../sqlite/rows.js';
+import { PgWhere, quotedAliases } from './sql.js';
 
 const ORDERS = quotedAliases(ORDER_SELECT);
 const TRADES = quotedAliases(TRADE_SELECT);
@@ -40,6 +32,23 @@ export class PgQueries {
   protected async first<T>(text: string, values: SqlValue[] | unknown[]): Promise<T | undefined> {
     return (await this.all<T>(`${text} LIMIT 1`, values))[0];
   }
+
+  /** The `select` (aliases quoted) of a history page (sql-shapes.ts), oldest first where the page says so. */
+  protected async historyPage<T>(select: string, page: HistoryPage): Promise<T[]> {
+    const where = new PgWhere(page.conditions);
+    const limit = where.bind(page.limit);
+    const rows = await this.all<T>(`SELECT ${select} FROM bourse.${page.table} WHERE ${where.sql} ORDER BY ${page.orderBy} LIMIT ${limit}`, where.values);
+    return page.reverse ? rows.reverse() : rows;
+  }
+
+  /** The count of a counted page's rows (sql-shapes.ts) and the `select` (aliases quoted) of its page. */
+  protected async countedPage<T>(select: string, page: CountedPage): Promise<{ total: number; rows: T[] }> {
+    const where = new PgWhere(page.conditions);
+    const total = (await this.first<{ total: number }>(`SELECT count(*) AS total FROM bourse.${page.table} WHERE ${where.sql}`, where.values))?.total ?? 0;
+    const range = `LIMIT ${where.bind(page.limit)} OFFSET ${where.bind(page.offset)}`;
+    const rows = await this.all<T>(`SELECT ${select} FROM bourse.${page.table} WHERE ${where.sql} ORDER BY ${page.orderBy} ${range}`, where.values);
+    return { total, rows };
+  }
 }
 
 export class PgReadModel extends PgQueries {
@@ -48,17 +57,7 @@ export class PgReadModel extends PgQueries {
   }
 
   async listOrders(query: OrderQuery): Promise<OrderRow[]> {
-    const where = new PgWhere()
-      .when('account_id = ?', query.accountId)
-      .when('list_class = ?', query.final ? 1 : 0)
-      .when('symbol = ?', query.symbol)
-      .when('side = ?', query.side)
-      .when('order_id < ?', query.beforeOrderId)
-      .when('time >= ?', query.startTime)
-      .when('time <= ?', query.endTime);
-    const limit = where.bind(checkLimit(query.limit));
-    const rows = await this.all<OrderRow>(`SELECT ${ORDERS} FROM bourse.orders WHERE ${where.sql} ORDER BY order_id DESC LIMIT ${limit}`, where.values);
-    return rows.reverse();
+    return this.historyPage(ORDERS, orderPage(query));
   }
 
   /** The buyer's row of each trade with an id above `afterTradeId`, by id: one row per trade, all symbols. */
@@ -68,68 +67,23 @@ export class PgReadModel extends PgQueries {
   }
 
   async listTrades(query: TradeQuery): Promise<TradeRow[]> {
-    const where = new PgWhere()
-      .when('account_id = ?', query.accountId)
-      .when('symbol = ?', query.symbol)
-      .when('order_id = ?', query.orderId)
-      .when('time >= ?', query.startTime)
-      .when('time <= ?', query.endTime)
-      .when('trade_id < ?', query.fromId)
-      .when('trade_id > ?', query.toId);
-    // The seed's one ascending case: toId alone pages forward from it.
-    const direction = query.toId !== undefined && query.fromId === undefined ? 'ASC' : 'DESC';
-    const limit = where.bind(checkLimit(query.limit));
-    const sql = `SELECT ${TRADES} FROM bourse.trades WHERE ${where.sql} ORDER BY trade_id ${direction} LIMIT ${limit}`;
-    return (await this.all<StoredTrade>(sql, where.values)).map(tradeFromStored);
+    return (await this.historyPage<StoredTrade>(TRADES, tradePage(query))).map(tradeFromStored);
   }
 
   async listFlows(query: FlowQuery): Promise<FlowRow[]> {
-    const where = new PgWhere()
-      .when('account_id = ?', query.accountId)
-      .when('asset = ?', query.asset)
-      .when('flow_type = ?', query.flowType)
-      .when('flow_id < ?', query.fromFlowId)
-      .when('flow_id > ?', query.endFlowId)
-      .when('created >= ?', query.startTime)
-      .when('created <= ?', query.endTime);
-    const forward = query.endFlowId !== undefined && query.fromFlowId === undefined;
-    const limit = where.bind(checkLimit(query.limit));
-    const sql = `SELECT ${FLOWS} FROM bourse.flows WHERE ${where.sql} ORDER BY flow_id ${forward ? 'ASC' : 'DESC'} LIMIT ${limit}`;
-    const rows = await this.all<FlowRow>(sql, where.values);
-    return forward ? rows : rows.reverse();
+    return this.historyPage(FLOWS, flowPage(query));
   }
 
-  listDeposits(query: FundingQuery): Promise<DepositRow[]> {
-    return this.listFunding<DepositRow>('deposits', 'deposit_id', DEPOSITS, query);
+  async listDeposits(query: FundingQuery): Promise<DepositRow[]> {
+    return this.historyPage(DEPOSITS, fundingPage('deposits', query));
   }
 
-  listWithdrawals(query: FundingQuery): Promise<WithdrawalRow[]> {
-    return this.listFunding<WithdrawalRow>('withdrawals', 'withdrawal_id', WITHDRAWALS, query);
-  }
-
-  /** A21 and A24 select alike: fromId pages forward from it, otherwise the newest. */
-  private async listFunding<T>(table: string, idColumn: string, select: string, query: FundingQuery): Promise<T[]> {
-    const where = new PgWhere()
-      .when('account_id = ?', query.accountId)
-      .when('asset = ?', query.asset)
-      .when(`${idColumn} > ?`, query.fromId)
-      .when('time >= ?', query.startTime)
-      .when('time <= ?', query.endTime);
-    const forward = query.fromId !== undefined;
-    const limit = where.bind(checkLimit(query.limit));
-    const sql = `SELECT ${select} FROM bourse.${table} WHERE ${where.sql} ORDER BY ${idColumn} ${forward ? 'ASC' : 'DESC'} LIMIT ${limit}`;
-    const rows = await this.all<T>(sql, where.values);
-    return forward ? rows : rows.reverse();
+  async listWithdrawals(query: FundingQuery): Promise<WithdrawalRow[]> {
+    return this.historyPage(WITHDRAWALS, fundingPage('withdrawals', query));
   }
 
   async getWithdrawal(accountId: number, key: WithdrawalKey): Promise<WithdrawalRow | undefined> {
-    if (key.withdrawalId === undefined && key.clientOrderId === undefined) {
-      throw new RangeError('getWithdrawal needs a withdrawalId or a clientOrderId');
-    }
-    const where = new PgWhere()
-      .when('account_id = ?', accountId)
-      .when('withdrawal_id = ?', key.withdrawalId)
-      .when('client_order_id = ?', key.clientOrderId);
+    const where = new PgWhere(withdrawalKeyConditions(accountId, key));
     return this.first(`SELECT ${WITHDRAWALS} FROM bourse.withdrawals WHERE ${where.sql} ORDER BY withdrawal_id DESC`, where.values);
   }
 

@@ -6,33 +6,15 @@
  * one-row statement.
  */
 
-import { encodeCommand } from '../journal-codec.js';
 import type Database from 'better-sqlite3';
 import { emptyDerivedRows, type DerivedRows, type OrderRow, type StampedCommand } from '../../core/types.js';
 import type { ModuleRow } from '../../payments/rows.js';
+import type { SqlValue } from '../sql-shapes.js';
 import { tableWriteOf } from './module-rows.js';
-import {
-  DEPOSIT_INSERT_COLUMNS,
-  FLOW_INSERT_COLUMNS,
-  ORDER_INSERT_COLUMNS,
-  TRADE_INSERT_COLUMNS,
-  WITHDRAWAL_INSERT_COLUMNS,
-  depositValues,
-  flowValues,
-  orderValues,
-  tradeValues,
-  withdrawalValues,
-  type SqlValue,
-} from './rows.js';
+import { ROW_INSERTS, type RowInsert } from './rows.js';
 
 /** 32 rows of the widest table bind 448 parameters, far below SQLite's limit of 32766. */
 const CHUNK_ROWS = 32;
-
-const JOURNAL_COLUMNS = ['seq', 'ts', 'type', 'payload'] as const;
-
-function journalValues(stamped: StampedCommand): SqlValue[] {
-  return [stamped.seq, stamped.ts, stamped.command.type, encodeCommand(stamped.command)];
-}
 
 function insertSql(table: string, columns: readonly string[], rowCount: number): string {
   const tuple = `(${columns.map(() => '?').join(', ')})`;
@@ -50,11 +32,8 @@ function upsertSql(table: string, columns: readonly string[], rowCount: number):
 
 type RowsWrite<T> = (rows: readonly T[]) => void;
 
-function prepareRowsWrite<T>(
-  db: Database.Database,
-  sql: (rowCount: number) => string,
-  values: (row: T) => SqlValue[],
-): RowsWrite<T> {
+function prepareRowsWrite<T>(db: Database.Database, { table, columns, values, upsert }: RowInsert<T>): RowsWrite<T> {
+  const sql = (rowCount: number): string => (upsert ? upsertSql : insertSql)(table, columns, rowCount);
   const chunk = db.prepare<SqlValue[]>(sql(CHUNK_ROWS));
   const single = db.prepare<SqlValue[]>(sql(1));
   return (rows) => {
@@ -73,11 +52,17 @@ function prepareRowsWrite<T>(
  * order that rests and fills within one batch is written once, not once per state.
  */
 export function lastStates(rows: readonly OrderRow[]): readonly OrderRow[] {
+  return lastByKey(rows, (row) => row.orderId);
+}
+
+/** The last row of each key, in the order the last rows came: what writing them one by one would leave. */
+export function lastByKey<T>(rows: readonly T[], key: (row: T) => SqlValue): readonly T[] {
   if (rows.length < 2) return rows;
-  const latest = new Map<number, OrderRow>();
+  const latest = new Map<SqlValue, T>();
   for (const row of rows) {
-    latest.delete(row.orderId);
-    latest.set(row.orderId, row);
+    const k = key(row);
+    latest.delete(k);
+    latest.set(k, row);
   }
   return latest.size === rows.length ? rows : [...latest.values()];
 }
@@ -108,16 +93,12 @@ function append<T>(into: T[], from: readonly T[]): void {
 export type BatchWrite = (commands: readonly StampedCommand[], rows: DerivedRows, projectedSeq: number | undefined) => void;
 
 export function prepareBatchWrite(db: Database.Database): BatchWrite {
-  const journal = prepareRowsWrite(db, (n) => insertSql('journal', JOURNAL_COLUMNS, n), journalValues);
-  const orders = prepareRowsWrite(db, (n) => upsertSql('orders', ORDER_INSERT_COLUMNS, n), orderValues);
-  const trades = prepareRowsWrite(db, (n) => insertSql('trades', TRADE_INSERT_COLUMNS, n), tradeValues);
-  const flows = prepareRowsWrite(db, (n) => insertSql('flows', FLOW_INSERT_COLUMNS, n), flowValues);
-  const deposits = prepareRowsWrite(db, (n) => insertSql('deposits', DEPOSIT_INSERT_COLUMNS, n), depositValues);
-  const withdrawals = prepareRowsWrite(
-    db,
-    (n) => upsertSql('withdrawals', WITHDRAWAL_INSERT_COLUMNS, n),
-    withdrawalValues,
-  );
+  const journal = prepareRowsWrite(db, ROW_INSERTS.journal);
+  const orders = prepareRowsWrite(db, ROW_INSERTS.orders);
+  const trades = prepareRowsWrite(db, ROW_INSERTS.trades);
+  const flows = prepareRowsWrite(db, ROW_INSERTS.flows);
+  const deposits = prepareRowsWrite(db, ROW_INSERTS.deposits);
+  const withdrawals = prepareRowsWrite(db, ROW_INSERTS.withdrawals);
 
   const moduleRows = prepareModuleRowsWrite(db);
   const projection = db.prepare<[number]>('UPDATE projection SET seq = ? WHERE id = 1');

@@ -6,7 +6,7 @@
 
 import type { ModuleRow, WebhookEventChange } from '../../payments/rows.js';
 import { paymentOrderView } from '../../payments/order-view.js';
-import type { SqlValue } from './rows.js';
+import type { SqlValue } from '../sql-shapes.js';
 
 export type TableWrite =
   | { table: string; values: Readonly<Record<string, SqlValue>> }

@@ -7,49 +7,28 @@
 import type Database from 'better-sqlite3';
 import { formatAtto, parseSignedDecimal, unitsToAtto } from '../../core/decimal.js';
 import type { DepositRow, FlowPosting, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
-import {
-  MAX_QUERY_LIMIT,
-  type FlowQuery,
-  type FlowSum,
-  type FundingQuery,
-  type OrderQuery,
-  type TradeQuery,
-  type WithdrawalKey,
-} from '../store.js';
-import {
-  DEPOSIT_SELECT,
-  FLOW_SELECT,
-  ORDER_SELECT,
-  TRADE_SELECT,
-  WITHDRAWAL_SELECT,
-  tradeFromStored,
-  type SqlValue,
-  type StoredTrade,
-} from './rows.js';
+import type { FlowQuery, FlowSum, FundingQuery, OrderQuery, TradeQuery, WithdrawalKey } from '../store.js';
+import { checkLimit, flowPage, fundingPage, orderPage, tradePage, withdrawalKeyConditions, type Condition, type CountedPage, type HistoryPage, type SqlValue } from '../sql-shapes.js';
+import { DEPOSIT_SELECT, FLOW_SELECT, ORDER_SELECT, TRADE_SELECT, WITHDRAWAL_SELECT, tradeFromStored, type StoredTrade } from './rows.js';
 
-/** Conjunction of conditions; an undefined value leaves its condition out. */
+/** Conjunction of conditions, bound with `?` as written; an undefined value leaves its condition out. */
 export class Where {
   private readonly parts: string[] = [];
   readonly values: SqlValue[] = [];
 
-  when(condition: string, value: SqlValue | undefined): this {
-    if (value !== undefined) {
-      this.parts.push(condition);
-      this.values.push(value);
+  constructor(conditions: readonly Condition[]) {
+    for (const [condition, value] of conditions) {
+      if (value !== undefined) {
+        this.parts.push(condition);
+        this.values.push(value);
+      }
     }
-    return this;
   }
 
+  /** The conjunction, 1 (true) when there is no condition. */
   get sql(): string {
-    return this.parts.join(' AND ');
+    return this.parts.length === 0 ? '1' : this.parts.join(' AND ');
   }
-}
-
-function checkLimit(limit: number): number {
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_QUERY_LIMIT) {
-    throw new RangeError(`limit must be an integer in 1..${MAX_QUERY_LIMIT}: ${limit}`);
-  }
-  return limit;
 }
 
 /** Statements prepared on first use of their text and kept. */
@@ -70,6 +49,25 @@ export class StatementCache {
   protected first<T>(sql: string, values: SqlValue[]): T | undefined {
     return this.all<T>(`${sql} LIMIT 1`, values)[0];
   }
+
+  /** The `select` of a history page (sql-shapes.ts), oldest first where the page says so. */
+  protected historyPage<T>(select: string, page: HistoryPage): T[] {
+    const where = new Where(page.conditions);
+    const sql = `SELECT ${select} FROM ${page.table} WHERE ${where.sql} ORDER BY ${page.orderBy} LIMIT ?`;
+    const rows = this.all<T>(sql, [...where.values, page.limit]);
+    return page.reverse ? rows.reverse() : rows;
+  }
+
+  /** The count of a counted page's rows (sql-shapes.ts) and the `select` of its page. */
+  protected countedPage<T>(select: string, page: CountedPage): { total: number; rows: T[] } {
+    const where = new Where(page.conditions);
+    const total = this.first<{ total: number }>(`SELECT count(*) AS total FROM ${page.table} WHERE ${where.sql}`, where.values)?.total ?? 0;
+    const rows = this.all<T>(
+      `SELECT ${select} FROM ${page.table} WHERE ${where.sql} ORDER BY ${page.orderBy} LIMIT ? OFFSET ?`,
+      [...where.values, page.limit, page.offset],
+    );
+    return { total, rows };
+  }
 }
 
 export class ReadModel extends StatementCache {
@@ -85,16 +83,7 @@ export class ReadModel extends StatementCache {
   }
 
   listOrders(query: OrderQuery): OrderRow[] {
-    const where = new Where()
-      .when('account_id = ?', query.accountId)
-      .when('list_class = ?', query.final ? 1 : 0)
-      .when('symbol = ?', query.symbol)
-      .when('side = ?', query.side)
-      .when('order_id < ?', query.beforeOrderId)
-      .when('time >= ?', query.startTime)
-      .when('time <= ?', query.endTime);
-    const sql = `SELECT ${ORDER_SELECT} FROM orders WHERE ${where.sql} ORDER BY order_id DESC LIMIT ?`;
-    return this.all<OrderRow>(sql, [...where.values, checkLimit(query.limit)]).reverse();
+    return this.historyPage(ORDER_SELECT, orderPage(query));
   }
 
   /** The buyer's row of each trade with an id above `afterTradeId`, by id: one row per trade, all symbols. */
@@ -104,65 +93,23 @@ export class ReadModel extends StatementCache {
   }
 
   listTrades(query: TradeQuery): TradeRow[] {
-    const where = new Where()
-      .when('account_id = ?', query.accountId)
-      .when('symbol = ?', query.symbol)
-      .when('order_id = ?', query.orderId)
-      .when('time >= ?', query.startTime)
-      .when('time <= ?', query.endTime)
-      .when('trade_id < ?', query.fromId)
-      .when('trade_id > ?', query.toId);
-    // The seed's one ascending case: toId alone pages forward from it.
-    const direction = query.toId !== undefined && query.fromId === undefined ? 'ASC' : 'DESC';
-    const sql = `SELECT ${TRADE_SELECT} FROM trades WHERE ${where.sql} ORDER BY trade_id ${direction} LIMIT ?`;
-    return this.all<StoredTrade>(sql, [...where.values, checkLimit(query.limit)]).map(tradeFromStored);
+    return this.historyPage<StoredTrade>(TRADE_SELECT, tradePage(query)).map(tradeFromStored);
   }
 
   listFlows(query: FlowQuery): FlowRow[] {
-    const where = new Where()
-      .when('account_id = ?', query.accountId)
-      .when('asset = ?', query.asset)
-      .when('flow_type = ?', query.flowType)
-      .when('flow_id < ?', query.fromFlowId)
-      .when('flow_id > ?', query.endFlowId)
-      .when('created >= ?', query.startTime)
-      .when('created <= ?', query.endTime);
-    const forward = query.endFlowId !== undefined && query.fromFlowId === undefined;
-    const sql = `SELECT ${FLOW_SELECT} FROM flows WHERE ${where.sql} ORDER BY flow_id ${forward ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = this.all<FlowRow>(sql, [...where.values, checkLimit(query.limit)]);
-    return forward ? rows : rows.reverse();
+    return this.historyPage(FLOW_SELECT, flowPage(query));
   }
 
   listDeposits(query: FundingQuery): DepositRow[] {
-    return this.listFunding<DepositRow>('deposits', 'deposit_id', DEPOSIT_SELECT, query);
+    return this.historyPage(DEPOSIT_SELECT, fundingPage('deposits', query));
   }
 
   listWithdrawals(query: FundingQuery): WithdrawalRow[] {
-    return this.listFunding<WithdrawalRow>('withdrawals', 'withdrawal_id', WITHDRAWAL_SELECT, query);
-  }
-
-  /** A21 and A24 select alike: fromId pages forward from it, otherwise the newest. */
-  private listFunding<T>(table: string, idColumn: string, select: string, query: FundingQuery): T[] {
-    const where = new Where()
-      .when('account_id = ?', query.accountId)
-      .when('asset = ?', query.asset)
-      .when(`${idColumn} > ?`, query.fromId)
-      .when('time >= ?', query.startTime)
-      .when('time <= ?', query.endTime);
-    const forward = query.fromId !== undefined;
-    const sql = `SELECT ${select} FROM ${table} WHERE ${where.sql} ORDER BY ${idColumn} ${forward ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = this.all<T>(sql, [...where.values, checkLimit(query.limit)]);
-    return forward ? rows : rows.reverse();
+    return this.historyPage(WITHDRAWAL_SELECT, fundingPage('withdrawals', query));
   }
 
   getWithdrawal(accountId: number, key: WithdrawalKey): WithdrawalRow | undefined {
-    if (key.withdrawalId === undefined && key.clientOrderId === undefined) {
-      throw new RangeError('getWithdrawal needs a withdrawalId or a clientOrderId');
-    }
-    const where = new Where()
-      .when('account_id = ?', accountId)
-      .when('withdrawal_id = ?', key.withdrawalId)
-      .when('client_order_id = ?', key.clientOrderId);
+    const where = new Where(withdrawalKeyConditions(accountId, key));
     return this.first(`SELECT ${WITHDRAWAL_SELECT} FROM withdrawals WHERE ${where.sql} ORDER BY withdrawal_id DESC`, where.values);
   }
 

@@ -1,14 +1,15 @@
 /**
- * How each derived row maps to its table: the column list of the insert (with the row's values in
- * the same order) and the select list that reads it back under the row type's own field names.
+ * How the journal and each derived row map to their tables, on both stores: the column list of
+ * the insert (with the row's values in the same order) and the select list that reads it back
+ * under the row type's own field names.
  */
 
-import type { DepositRow, FlowPosting, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
+import type { DepositRow, FlowPosting, OrderRow, StampedCommand, TradeRow, WithdrawalRow } from '../../core/types.js';
 import { flowRowOf } from '../../ledger/flow-posting.js';
+import { journalRecordOf } from '../journal-codec.js';
+import type { SqlValue } from '../sql-shapes.js';
 
-export type SqlValue = string | number;
-
-export const ORDER_INSERT_COLUMNS = [
+const ORDER_INSERT_COLUMNS = [
   'order_id',
   'account_id',
   'symbol',
@@ -25,7 +26,7 @@ export const ORDER_INSERT_COLUMNS = [
   'update_time',
 ] as const;
 
-export function orderValues(o: OrderRow): SqlValue[] {
+function orderValues(o: OrderRow): SqlValue[] {
   return [
     o.orderId,
     o.accountId,
@@ -48,7 +49,7 @@ export const ORDER_SELECT = `order_id AS orderId, account_id AS accountId, symbo
   side, type, time_in_force AS timeInForce, price, orig_qty AS origQty, executed_qty AS executedQty,
   cummulative_quote_qty AS cummulativeQuoteQty, status, time, update_time AS updateTime`;
 
-export const TRADE_INSERT_COLUMNS = [
+const TRADE_INSERT_COLUMNS = [
   'trade_id',
   'account_id',
   'symbol',
@@ -64,7 +65,7 @@ export const TRADE_INSERT_COLUMNS = [
   'time',
 ] as const;
 
-export function tradeValues(t: TradeRow): SqlValue[] {
+function tradeValues(t: TradeRow): SqlValue[] {
   return [
     t.tradeId,
     t.accountId,
@@ -93,7 +94,7 @@ export function tradeFromStored(t: StoredTrade): TradeRow {
   return { ...t, isBuyer: t.isBuyer === 1, isMaker: t.isMaker === 1 };
 }
 
-export const FLOW_INSERT_COLUMNS = [
+const FLOW_INSERT_COLUMNS = [
   'flow_id',
   'account_id',
   'asset',
@@ -105,7 +106,7 @@ export const FLOW_INSERT_COLUMNS = [
 ] as const;
 
 /** The ledger derives flows in atoms; the text the API answers is made here, at the write. */
-export function flowValues(posting: FlowPosting): SqlValue[] {
+function flowValues(posting: FlowPosting): SqlValue[] {
   const f = flowRowOf(posting);
   return [f.flowId, f.accountId, f.asset, f.flowType, f.change, f.total, f.created, f.seq];
 }
@@ -113,15 +114,15 @@ export function flowValues(posting: FlowPosting): SqlValue[] {
 export const FLOW_SELECT = `flow_id AS flowId, account_id AS accountId, asset, flow_type AS flowType, change, total,
   created, seq`;
 
-export const DEPOSIT_INSERT_COLUMNS = ['deposit_id', 'account_id', 'asset', 'amount', 'tx_id', 'time'] as const;
+const DEPOSIT_INSERT_COLUMNS = ['deposit_id', 'account_id', 'asset', 'amount', 'tx_id', 'time'] as const;
 
-export function depositValues(d: DepositRow): SqlValue[] {
+function depositValues(d: DepositRow): SqlValue[] {
   return [d.depositId, d.accountId, d.asset, d.amount, d.txId, d.time];
 }
 
 export const DEPOSIT_SELECT = 'deposit_id AS depositId, account_id AS accountId, asset, amount, tx_id AS txId, time';
 
-export const WITHDRAWAL_INSERT_COLUMNS = [
+const WITHDRAWAL_INSERT_COLUMNS = [
   'withdrawal_id',
   'account_id',
   'client_order_id',
@@ -137,7 +138,7 @@ export const WITHDRAWAL_INSERT_COLUMNS = [
   'update_time',
 ] as const;
 
-export function withdrawalValues(w: WithdrawalRow): SqlValue[] {
+function withdrawalValues(w: WithdrawalRow): SqlValue[] {
   return [
     w.withdrawalId,
     w.accountId,
@@ -158,3 +159,36 @@ export function withdrawalValues(w: WithdrawalRow): SqlValue[] {
 export const WITHDRAWAL_SELECT = `withdrawal_id AS withdrawalId, account_id AS accountId, client_order_id AS clientOrderId,
   asset, chain_type AS chainType, address, address_ext AS addressExt, amount, fee, status, tx_id AS txId, time,
   update_time AS updateTime`;
+
+/**
+ * How rows of one kind are inserted: into `table`, each row the values of `columns` in order;
+ * with `upsert`, a row whose key (the first column) is stored replaces the stored row.
+ */
+export interface RowInsert<T> {
+  table: string;
+  columns: readonly string[];
+  values: (row: T) => SqlValue[];
+  upsert: boolean;
+}
+
+function journalValues(stamped: StampedCommand): SqlValue[] {
+  const record = journalRecordOf(stamped);
+  return [record.seq, record.ts, record.type, record.payload];
+}
+
+/** The journal's and the derived rows' inserts: an order's or a withdrawal's later state replaces the earlier. */
+export const ROW_INSERTS: {
+  journal: RowInsert<StampedCommand>;
+  orders: RowInsert<OrderRow>;
+  trades: RowInsert<TradeRow>;
+  flows: RowInsert<FlowPosting>;
+  deposits: RowInsert<DepositRow>;
+  withdrawals: RowInsert<WithdrawalRow>;
+} = {
+  journal: { table: 'journal', columns: ['seq', 'ts', 'type', 'payload'], values: journalValues, upsert: false },
+  orders: { table: 'orders', columns: ORDER_INSERT_COLUMNS, values: orderValues, upsert: true },
+  trades: { table: 'trades', columns: TRADE_INSERT_COLUMNS, values: tradeValues, upsert: false },
+  flows: { table: 'flows', columns: FLOW_INSERT_COLUMNS, values: flowValues, upsert: false },
+  deposits: { table: 'deposits', columns: DEPOSIT_INSERT_COLUMNS, values: depositValues, upsert: false },
+  withdrawals: { table: 'withdrawals', columns: WITHDRAWAL_INSERT_COLUMNS, values: withdrawalValues, upsert: true },
+};
