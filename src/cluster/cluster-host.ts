@@ -11,7 +11,7 @@ import { BourseError } from '../core/errors.js';
 import { emptyDerivedRows, type Command, type StampedCommand } from '../core/types.js';
 import type { CoreHost, CoreHostOptions } from '../exchange/core-host.js';
 import type { ExchangeCore } from '../exchange/exchange-core.js';
-import { moveState, recoverAsync } from '../exchange/recovery.js';
+import { moveState, recoverAsync, RecoveryError } from '../exchange/recovery.js';
 import { Sequencer, type CommitInfo } from '../exchange/sequencer.js';
 import { SnapshotSchedule } from '../exchange/snapshot-schedule.js';
 import { checkLedger, type VerifyReport } from '../exchange/verify.js';
@@ -21,6 +21,10 @@ import { JournalTail } from './journal-tail.js';
 import { Leadership } from './leadership.js';
 
 export type Role = 'leader' | 'follower';
+
+/** A step-down's first and longest wait before it reads the journal again. */
+const RECOVER_RETRY_MS = 100;
+const RECOVER_RETRY_MAX_MS = 5000;
 
 export interface NodeStatus {
   role: Role;
@@ -257,14 +261,32 @@ export class ClusterHost implements CoreHost {
       this.history.setTerm(undefined);
       await this.leadership.release();
       await this.options.onRole('follower', this.knownTerm);
+      await this.followFrom(fedSeq);
+    });
+  }
+
+  /**
+   * Brings the core back to `seq` (what this node committed and fed its streams) and follows from
+   * there. A database out of reach (the reason the lead ended, often) is waited for: meanwhile the
+   * node serves no write and its lag grows, so /health takes it out of the load balancer.
+   */
+  private async followFrom(seq: number): Promise<void> {
+    for (let attempt = 0; !this.closed; attempt++) {
       try {
-        const recovered = await recoverAsync(this.history, { deriveRows: false, untilSeq: fedSeq });
+        const recovered = await recoverAsync(this.history, { deriveRows: false, untilSeq: seq });
         moveState(recovered.core, this.core);
         await this.tail.start();
+        return;
       } catch (error) {
-        this.options.onFatal(error);
+        if (error instanceof RecoveryError) {
+          // The journal disagrees with what this node applied: only a restart may decide.
+          this.options.onFatal(error);
+          return;
+        }
+        this.options.logger.warn({ err: error, attempt }, 'leadership: cannot read the journal to follow; trying again');
+        await delay(Math.min(RECOVER_RETRY_MAX_MS, RECOVER_RETRY_MS * 2 ** Math.min(attempt, 10)), undefined, { ref: false });
       }
-    });
+    }
   }
 
   /** A follower's page of committed commands: applied as the leader applied them, then fanned out. */

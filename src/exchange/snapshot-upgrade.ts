@@ -1,6 +1,7 @@
 import type { CatalogueImage } from './catalogue-module.js';
 import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js';
 import type { FundsImage } from './funds-module.js';
+import { withEmptyStatusLogs, type PaymentsImageBeforeStatusLog } from './payments/payments-image.js';
 import { IMAGE_VERSION, type CoreImage, type LedgerImage } from './snapshot-image.js';
 import type { SpotImage } from './spot-module.js';
 
@@ -26,9 +27,18 @@ export type Version4Image = Omit<CoreImage, 'version'> & { version: 4 };
 /** Version 5: today's layout without the `ipBans` part (bans lived in each limiter's memory then): the module starts empty. */
 export type Version5Image = Omit<CoreImage, 'version'> & { version: 5 };
 
+/** Version 6: today's layout without the payment orders' status logs: each order's is empty (payments-image.ts `withEmptyStatusLogs`). */
+export type Version6Image = Omit<CoreImage, 'version'> & { version: 6 };
+
+/** Versions 3 to 6: the payments part, when there is one, in today's layout. */
+function paymentsUpgraded(modules: CoreImage['modules']): CoreImage['modules'] {
+  const payments = modules.payments as PaymentsImageBeforeStatusLog | undefined;
+  return payments === undefined ? modules : { ...modules, payments: withEmptyStatusLogs(payments) };
+}
+
 /** The same state in today's layout: each module's part under its name. */
-export function upgradeImage(old: OlderImage | Version3Image | Version4Image | Version5Image): CoreImage {
-  if (old.version === 3 || old.version === 4 || old.version === 5) return { ...old, version: IMAGE_VERSION };
+export function upgradeImage(old: OlderImage | Version3Image | Version4Image | Version5Image | Version6Image): CoreImage {
+  if (old.version === 3 || old.version === 4 || old.version === 5 || old.version === 6) return { ...old, version: IMAGE_VERSION, modules: paymentsUpgraded(old.modules) };
   if (old.version !== 1 && old.version !== 2) throw new Error(`unknown snapshot version ${String((old as { version: unknown }).version)}`);
   const c = old.counters;
   const clientOrderIds = old.version === 1 ? ClientOrderIds.fromEntries(old.clientOrderIds).image(c.nextOrderId) : old.clientOrderIds;

@@ -65,6 +65,20 @@ export interface OrderLeg {
   fee: Money;
 }
 
+/** A status the order entered, stamped by the command that moved it (its sequence number and time). */
+export interface StatusLogEntry {
+  status: number;
+  time: number;
+  seq: number;
+}
+
+/**
+ * The most entries a status log holds. A lifecycle is a handful of steps: the longest path without
+ * a loop is 7 (10, 11, 12, 31, 40, 50, 60) and the one loop, 12 → 11 → 12, takes an upload each
+ * time, of at most 10 files per order, so 7 + 2 × 10 = 27 entries at most through the API.
+ */
+export const MAX_STATUS_LOG = 64;
+
 /** A limit counter an order added to, given back when it ends in 70, 71 or 72. */
 export interface UsageEntry {
   key: string;
@@ -106,6 +120,22 @@ export interface PaymentOrder {
   /** What its time-driven transition is and when (docs/merchant-payments.md "Order statuses"): stored on the order, re-armed at start. */
   deadline: { at: number; action: 'expire' | 'release' } | undefined;
   usage: UsageEntry[];
+  /**
+   * Every status entered, oldest first, creation's first included (at most MAX_STATUS_LOG). Empty
+   * for an order restored from a snapshot older than the log (image version 6 and before): what it
+   * passed through before then is not known. Replaced, never changed in place, so a copy of the
+   * order (a row of the batch) keeps the log it had.
+   */
+  statusLog: readonly StatusLogEntry[];
+}
+
+/**
+ * True when the order's log holds every status it entered: it starts at creation (no move but
+ * creation enters 10 or 30) and never reached its cap (entries past it are not kept).
+ */
+export function statusLogComplete(order: Pick<PaymentOrder, 'statusLog'>): boolean {
+  const first = order.statusLog[0];
+  return first !== undefined && (first.status === ORDER.REVIEW || first.status === ORDER.APPROVED) && order.statusLog.length < MAX_STATUS_LOG;
 }
 
 export interface Quote {

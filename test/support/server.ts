@@ -44,7 +44,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const server = await startServer(serverEnv);
   const adminToken = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
-  return {
+  const testServer: TestServer = {
     server,
     url: server.url,
     dataDir,
@@ -52,9 +52,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     demo,
     env: serverEnv,
     async stop() {
+      // The server a test restarted on the same data (and store), if it did: the one still running.
       await server.close();
+      await testServer.server.close();
       await store.drop();
       if (env.BOURSE_DATA === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testServer;
 }

@@ -42,7 +42,7 @@ export function PaymentsOrder({ api, orderId, onLookUp, onOpenMerchant }: { api:
             {answer.actions === undefined || answer.calls === undefined ? null : <Decisions api={api} what={`order ${orderId}`} actions={answer.actions} calls={answer.calls} onDone={decided} />}
           </Panel>
           <Panel title={`Status history of order ${orderId}`}>
-            {answer.historyComplete === false ? <p class="muted">Earlier statuses are not known: the merchant had no order webhook when they happened.</p> : null}
+            {answer.historyComplete === false ? <p class="muted">Earlier statuses are not known: this order was restored from a snapshot taken before status logs were kept, and no order webhook recorded them.</p> : null}
             <Table label={`Status history of order ${orderId}`} head={['Status', 'Time']} empty={answer.history.length === 0}>
               {answer.history.map((step, i) => (
                 <tr key={i}>

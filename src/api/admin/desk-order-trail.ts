@@ -3,11 +3,16 @@
  * times, the balance-flow rows of the commands that moved it, its webhook events with their
  * attempts, and the documents B35 stored for it.
  *
- * The core keeps only an order's current status, so its past statuses are read from its webhook
- * events (one per status entered, docs/webhooks.md), which exist while the user had a webhook of
- * the order's type; `historyComplete` says whether they reach back to the creation. The postings
- * are the flow rows of the order's accounts (merchants, desk, fee) made at those times by a
- * journaled command that names the order, so another command of the same millisecond never shows.
+ * The statuses are the order's status log: every status it entered, stamped with the sequence
+ * number and time of the command that moved it, kept by the core from creation (the webhooks a
+ * merchant registered play no part). The postings are the flow rows of the order's accounts
+ * (merchants, desk, fee) at those times made by exactly those commands.
+ *
+ * An order restored from a snapshot older than the log (image version 6 and before) has an
+ * incomplete one: its past statuses are then read, as before the log, from its webhook events
+ * (one per status entered, docs/webhooks.md), which exist while the user had a webhook of the
+ * order's type, and `historyComplete` says whether they reach back to the creation; its postings
+ * are the flow rows at those times of a journaled command that names the order.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,14 +20,19 @@ import { BourseError } from '../../core/errors.js';
 import { FLOW_TYPES, type Command, type FlowRow } from '../../core/types.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { orderEventType } from '../../payments/webhooks.js';
-import type { PaymentOrder } from '../../payments/orders.js';
+import { statusLogComplete, type PaymentOrder, type StatusLogEntry } from '../../payments/orders.js';
 import { webhookEventView } from '../merchant/webhooks.js';
 import { FileAnswer } from './file-answer.js';
 
 /** Webhook events read per order: a lifecycle has a handful of statuses, resends add none. */
 const MAX_ORDER_EVENTS = 200;
-/** Flow rows read per account and status time. */
+/** Flow rows read per account and status time, per page. */
 const MAX_FLOWS_PER_TIME = 500;
+/**
+ * Pages read per account and status time when walking back to a logged command's rows: the rows
+ * of one millisecond are those of a batch, a few thousand at the sequencer's batch limits.
+ */
+const MAX_FLOW_PAGES = 20;
 /** B35 keeps at most 10 files per order; a directory holding more is not read past this. */
 const MAX_DOCUMENTS = 50;
 
@@ -51,8 +61,12 @@ export async function orderEvents(exchange: Exchange, order: PaymentOrder): Prom
     .map((row) => ({ ...webhookEventView(row), userId: String(row.userId), updateTime: String(row.updateTime) }));
 }
 
-/** Statuses entered, oldest first: each event's, then the current one if no event shows it yet. */
+/**
+ * Statuses entered, oldest first, with their times: the order's status log when it is complete;
+ * otherwise each webhook event's, then the current one if no event shows it yet.
+ */
 export function statusHistory(order: PaymentOrder, events: readonly Record<string, unknown>[]): { history: StatusEntry[]; historyComplete: boolean } {
+  if (statusLogComplete(order)) return { history: order.statusLog.map(({ status, time }) => ({ status, time })), historyComplete: true };
   const history: StatusEntry[] = [];
   for (const event of events) {
     const entry = { status: Number(event.objectStatus), time: Number(event.createTime) };
@@ -89,9 +103,36 @@ function namesOrder(command: Command | undefined, orderId: number): boolean {
   return 'orderId' in command && command.orderId === orderId;
 }
 
-/** The balance-flow rows of the commands that moved the order, oldest first, amounts as decimal strings. */
-export async function orderPostings(exchange: Exchange, order: PaymentOrder, history: readonly StatusEntry[]): Promise<Record<string, unknown>[]> {
-  const accounts = orderAccounts(exchange, order);
+/**
+ * The flow rows of an account made at `time` by the commands `seqs` (all stamped `time`). Flow ids
+ * grow with sequence numbers, so pages walk back from the millisecond's newest row until they pass
+ * the lowest of them.
+ */
+async function flowsAt(exchange: Exchange, accountId: number, time: number, seqs: ReadonlySet<number>): Promise<FlowRow[]> {
+  const lowest = Math.min(...seqs);
+  const found: FlowRow[] = [];
+  let fromFlowId: number | undefined;
+  for (let page = 0; page < MAX_FLOW_PAGES; page++) {
+    const rows = await exchange.history.listFlows({ accountId, startTime: time, endTime: time, fromFlowId, limit: MAX_FLOWS_PER_TIME });
+    found.push(...rows.filter((f) => seqs.has(f.seq)));
+    const oldest = rows[0];
+    if (rows.length < MAX_FLOWS_PER_TIME || oldest === undefined || oldest.seq <= lowest) break;
+    fromFlowId = oldest.flowId;
+  }
+  return found;
+}
+
+/** The flow rows of the commands the log names (the first `entries` of it, as the history shows them). */
+async function loggedFlows(exchange: Exchange, accounts: ReadonlyMap<number, string>, log: readonly StatusLogEntry[]): Promise<FlowRow[]> {
+  const seqsAt = new Map<number, Set<number>>();
+  for (const { time, seq } of log) seqsAt.set(time, (seqsAt.get(time) ?? new Set()).add(seq));
+  const found: FlowRow[] = [];
+  for (const [time, seqs] of seqsAt) for (const accountId of accounts.keys()) found.push(...(await flowsAt(exchange, accountId, time, seqs)));
+  return found;
+}
+
+/** Without a complete log: the flow rows at the history's times of journaled commands that name the order. */
+async function namingFlows(exchange: Exchange, accounts: ReadonlyMap<number, string>, order: PaymentOrder, history: readonly StatusEntry[]): Promise<FlowRow[]> {
   const times = [...new Set(history.map((h) => h.time))];
   const found: FlowRow[] = [];
   for (const time of times) {
@@ -100,8 +141,19 @@ export async function orderPostings(exchange: Exchange, order: PaymentOrder, his
   const seqs = [...new Set(found.map((f) => f.seq))];
   const ours = new Set<number>();
   for (const seq of seqs) if (namesOrder(await commandAt(exchange, seq), order.orderId)) ours.add(seq);
+  return found.filter((f) => ours.has(f.seq));
+}
+
+/**
+ * The balance-flow rows of the commands that moved the order, oldest first, amounts as decimal
+ * strings. `history` is what `statusHistory` answered: from a complete log, its first entries (a
+ * log only grows, so a status entered since then adds no rows here).
+ */
+export async function orderPostings(exchange: Exchange, order: PaymentOrder, history: readonly StatusEntry[]): Promise<Record<string, unknown>[]> {
+  const accounts = orderAccounts(exchange, order);
+  const log = order.statusLog;
+  const found = statusLogComplete(order) ? await loggedFlows(exchange, accounts, log.slice(0, history.length)) : await namingFlows(exchange, accounts, order, history);
   return found
-    .filter((f) => ours.has(f.seq))
     .sort((a, b) => a.flowId - b.flowId)
     .map((f) => ({
       flowId: String(f.flowId),

@@ -392,8 +392,8 @@ export const deskOrder = object({
   order: described(orderSchema, 'as B33 shows it'),
   ...decisionMembers,
   deadlineTime: described(millis, 'when its waiting window ends; 0 when none runs'),
-  history: described(arrayOf(object({ status: integer, time: millis })), 'statuses entered, oldest first (from its webhook events, then the current one)'),
-  historyComplete: described(boolean, 'false when no webhook recorded the first statuses: then only those recorded and the current one show'),
+  history: described(arrayOf(object({ status: integer, time: millis })), 'statuses entered, oldest first, each with the time of the command that entered it (the order\'s status log)'),
+  historyComplete: described(boolean, 'false only for an order restored from a snapshot older than status logs whose webhook events do not reach back to its creation'),
   postings: described(
     arrayOf(object({ flowId: digits, seq: integer, accountId: digits, account: described(string, '"merchant <id>", "desk" or "fee"'), asset: string, flowType: integer, flowName: string, change: decimal, total: decimal, time: millis })),
     'the balance-flow rows of the commands that moved it, oldest first',

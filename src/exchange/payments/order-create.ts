@@ -152,6 +152,8 @@ function blankOrder(p: PaymentsContext, cmd: CreatePaymentOrderCommand): Payment
     offRamp: undefined,
     deadline: undefined,
     usage: [],
+    // Its first status (10, or 30 on behalf) is logged by the first move, `begin`, like every other.
+    statusLog: [],
   };
 }
 

@@ -5,7 +5,7 @@
  * refuse with area B's codes); a move the table does not hold is a bug, and throws.
  */
 
-import { FAIL, failName, ORDER, TERMINAL_STATUSES, type OrderKind, type PaymentOrder, type StatusOfKind } from '../../payments/orders.js';
+import { FAIL, failName, MAX_STATUS_LOG, ORDER, TERMINAL_STATUSES, type OrderKind, type PaymentOrder, type StatusOfKind } from '../../payments/orders.js';
 import { PENDING_FUND_RAIL } from '../../payments/config.js';
 import { orderEventType, orderPayload } from '../../payments/webhooks.js';
 import { creditFund, deliverCrypto, payFromFund, payIn, payOut, payOutAcross, refundPayIn, release, reserve, returnPayIn, takeCrypto } from './order-ledger.js';
@@ -168,14 +168,17 @@ function step(p: PaymentsContext, order: PaymentOrder, t: Transition<number>, fa
 }
 
 /**
- * The order is in `status` now: every status passed is written and is one webhook event
- * (docs/webhooks.md "Registering"), creation's first status included; an ending gives back the
- * limits' usage unless it released.
+ * The order is in `status` now: every status passed is logged with the command's stamp, written,
+ * and is one webhook event (docs/webhooks.md "Registering"), creation's first status included; an
+ * ending gives back the limits' usage unless it released.
  */
 function enterStatus(p: PaymentsContext, order: PaymentOrder, status: PaymentOrder['status']): void {
   order.status = status;
   order.updateTime = p.ctx.ts;
   order.deadline = undefined;
+  // A new array: rows of this batch hold copies of the order that must keep the log they saw. Past
+  // the cap (unreachable through the API, see MAX_STATUS_LOG) the log stops and reads as incomplete.
+  if (order.statusLog.length < MAX_STATUS_LOG) order.statusLog = [...order.statusLog, { status, time: p.ctx.ts, seq: p.ctx.seq }];
   if (TERMINAL_STATUSES.has(status)) {
     order.completedTime = p.ctx.ts;
     p.state.openOrders.delete(order.orderId);

@@ -42,14 +42,30 @@ export interface PaymentsImage {
   decisions: [string, Deadline][];
 }
 
+/** The payments part of an image of version 6 or before: its orders had no status log. */
+export type PaymentsImageBeforeStatusLog = Omit<PaymentsImage, 'orders'> & { orders: Omit<OrderImage, 'statusLog'>[] };
+
+/**
+ * An older part in today's layout. Each order's log is empty: the statuses it passed through before
+ * this version were never kept, and an empty log is the honest value, it reads as incomplete (O32
+ * then shows the statuses the order's webhook events recorded). The entries it makes from here on
+ * are appended; a replay of the journal from the start rebuilds them whole.
+ */
+export function withEmptyStatusLogs(part: PaymentsImageBeforeStatusLog): PaymentsImage {
+  return { ...part, orders: part.orders.map((o) => ({ ...o, statusLog: [] })) };
+}
+
 const moneyImage = (m: Money): MoneyImage => [m.units.toString(), m.accuracy];
 const moneyOf = (m: MoneyImage): Money => ({ units: BigInt(m[0]), accuracy: m[1] });
 
 function orderImage(o: PaymentOrder): OrderImage {
-  const { orderPrice, fiatAmount, fiatFee, cryptoAmount, gross, onRamp, offRamp, usage, ...rest } = o;
+  // `deadline` and `statusLog` are placed, not spread: JSON leaves out an undefined deadline, so a
+  // restored order may hold its keys in another order, and the image must not follow it.
+  const { orderPrice, fiatAmount, fiatFee, cryptoAmount, gross, onRamp, offRamp, usage, deadline, statusLog, ...rest } = o;
   return {
     ...rest,
-    deadline: o.deadline === undefined ? undefined : { ...o.deadline },
+    deadline: deadline === undefined ? undefined : { ...deadline },
+    statusLog: statusLog.map((e) => ({ ...e })),
     money: [orderPrice, fiatAmount, fiatFee, cryptoAmount, gross].map(moneyImage),
     onRamp: onRamp === undefined ? null : { ...onRamp, amount: moneyImage(onRamp.amount), fee: moneyImage(onRamp.fee) },
     offRamp: offRamp === undefined ? null : { ...offRamp, amount: moneyImage(offRamp.amount), fee: moneyImage(offRamp.fee), arrive: moneyImage(offRamp.arrive) },
@@ -63,6 +79,7 @@ function orderOfImage(i: OrderImage): PaymentOrder {
   return {
     ...rest,
     deadline: i.deadline === undefined ? undefined : { ...i.deadline },
+    statusLog: i.statusLog.map((e) => ({ ...e })),
     orderPrice,
     fiatAmount,
     fiatFee,

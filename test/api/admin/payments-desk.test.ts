@@ -5,7 +5,7 @@
  * through O31, an order's through O32 (statuses, postings, webhook events, documents) and O33.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminSandbox, BUSINESS_FIELDS, merchantUser, SPEI_BENEFICIARY, type MerchantClient } from '../../support/merchant-client.js';
+import { adminSandbox, BUSINESS_FIELDS, merchantUser, onboardedMerchant, SPEI_BENEFICIARY, type MerchantClient } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
 import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
 import { settled, WebhookReceiver } from '../../support/webhook-receiver.js';
@@ -247,6 +247,60 @@ describe('the payments desk: queues, their calls, and look-ups (O30–O33)', () 
     expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);
     const unauthenticated = await fetch(`${s.t.url}${body.documents[0].url}`);
     expect(unauthenticated.status).toBe(401);
+  });
+
+  it('when the merchant registered no webhook, then O32 shows the order\'s statuses exactly as the commands that moved it were stamped, complete, with their postings', async () => {
+    const other = await merchantUser(s.op, s.t.url);
+    const otherMerchant = await onboardedMerchant(other.client, 'Quiet MX');
+    const { id: otherBeneficiary } = await other.client.ok<{ id: number }>('POST', '/v2/payments', { merchantId: otherMerchant, paymentId: 58, country: 'Mexico', fiat: 'MXN', realName: 'Ana Lopez', fieldJson: SPEI_BENEFICIARY });
+    await other.client.ok('PUT', '/sandbox/v2/modes', { orderReview: 'manual', payout: 'manual' });
+    await adminSandbox(s.t.url, s.t.adminToken, 'POST', '/crypto-deposits', { merchantId: otherMerchant, crypto: 'USDT', amount: '30.0000' });
+    const { orderId } = await other.client.ok<{ orderId: number }>('POST', '/v2/order/crypto_to_fiat', { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '20.0000', userPaymentId: otherBeneficiary, merchantId: otherMerchant, clientId: 'quiet-sell-1' });
+    for (const [path, body] of [
+      ['review', { decision: 'approve' }],
+      ['payout', { result: 'success' }],
+      ['release', {}],
+    ] as const) {
+      expect((await adminSandbox(s.t.url, s.t.adminToken, 'POST', `/orders/${orderId}/${path}`, body)).code).toBe(200);
+    }
+
+    const { status, body } = await admin<{
+      order: Record<string, unknown>;
+      history: { status: number; time: number }[];
+      historyComplete: boolean;
+      postings: { seq: number; account: string; asset: string; flowName: string; change: string; time: number }[];
+      webhookEvents: unknown[];
+    }>(`/payments/orders/${orderId}`);
+    expect(status).toBe(200);
+    expect(body.webhookEvents).toEqual([]);
+    expect(body.historyComplete).toBe(true);
+    expect(body.history.map((h) => h.status)).toEqual([10, 40, 50, 60]);
+    expect([body.history[0].time, body.history[3].time]).toEqual([Number(body.order.createTime), Number(body.order.completedTime)]);
+    // Each status is the one its journaled command entered, at that command's stamp.
+    const log = s.t.server.exchange.core.payments.state.orders.get(orderId)?.statusLog ?? expect.fail('no order');
+    expect(log.map(({ status: entered, time }) => ({ status: entered, time }))).toEqual(body.history);
+    const journaled: [number, number, string][] = [];
+    for (const entry of log) {
+      for await (const stamped of s.t.server.exchange.history.readJournal(entry.seq - 1, 1)) {
+        journaled.push([stamped.seq, stamped.ts, stamped.command.type]);
+        break;
+      }
+    }
+    expect(journaled).toEqual([
+      [log[0].seq, body.history[0].time, 'createPaymentOrder'],
+      [log[1].seq, body.history[1].time, 'reviewOrder'],
+      [log[2].seq, body.history[2].time, 'orderPayout'],
+      [log[3].seq, body.history[3].time, 'releaseOrder'],
+    ]);
+    // What those commands posted, by the status each entered: creation and approval only lock (no flow rows), the payout at 50 pays the desk's MXN out with its fee, the release at 60 takes the crypto.
+    expect(body.postings.map((p) => [log.find((e) => e.seq === p.seq)?.status, p.account, p.asset, p.flowName, p.change])).toEqual([
+      [50, 'desk', 'MXN', 'WITHDRAW', '-376.08'],
+      [50, 'desk', 'MXN', 'OTC_FEE', '-5'],
+      [50, 'fee', 'MXN', 'OTC_FEE', '5'],
+      [60, `merchant ${otherMerchant}`, 'USDT', 'OTC_SELL_COIN', '-20'],
+      [60, 'desk', 'USDT', 'OTC_BUY_COIN', '20'],
+    ]);
+    for (const posting of body.postings) expect(posting.time).toBe(log.find((e) => e.seq === posting.seq)?.time);
   });
 
   it('then an off-ramp held in 50 offers its release, whose call settles it', async () => {

@@ -45,6 +45,12 @@ function onRamp(over: Partial<PaymentOrder> = {}): PaymentOrder {
     offRamp: undefined,
     deadline: undefined,
     usage: [],
+    statusLog: [
+      { status: 10, time: 1750000000000, seq: 101 },
+      { status: 40, time: 1750000001000, seq: 102 },
+      { status: 50, time: 1750000065000, seq: 103 },
+      { status: 60, time: 1750000065000, seq: 103 },
+    ],
     ...over,
   };
 }
