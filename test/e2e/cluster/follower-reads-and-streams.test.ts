@@ -108,6 +108,17 @@ describe('followers serve reads and streams', () => {
       ok(await admin.send('POST', '/deposits', { accountId: user.accountId, asset: 'USDT', amount: '12.5' }));
       expect(ok<{ asset: string; total: string }[]>(await admin.send('GET', `/users/${user.userId}/balances`))).toMatchObject([{ asset: 'USDT', total: '12.5' }]);
     }
+    // What each node says of itself on /metrics: its role, the term, no lag once caught up, the writes it forwarded.
+    const leaderHealth = (await (await fetch(`${leader.url}/health`)).json()) as { term: number };
+    for (const node of cluster.running()) {
+      const text = await (await fetch(`${node.url}/metrics`)).text();
+      const gauge = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+      expect(gauge('bourse_role'), node.name).toBe(node === leader ? 1 : 0);
+      expect(gauge('bourse_term'), node.name).toBe(leaderHealth.term);
+      expect(gauge('bourse_replica_lag_seconds'), node.name).toBeLessThan(1);
+      // Each follower forwarded its READ_YOUR_WRITES orders, their cancels and the operator's two writes.
+      expect(gauge('bourse_forwarded_requests_total'), node.name).toBe(node === leader ? 0 : 2 * READ_YOUR_WRITES + 2);
+    }
   });
 
   it('when a listenKey is made on one node, then a socket on another node streams with it and a third node keeps it alive', async () => {
