@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../../src/main.js';
 import { AdminClient, request, type HttpAnswer } from '../support/clients.js';
 import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
@@ -51,8 +51,11 @@ describe.each(CORE_THREADS)('journaled IP bans (%s core)', (coreThread) => {
       const ban: BanRow = { ip: '127.0.0.1', bannedUntil: until, banCount: 1 };
       expect(until - Date.now()).toBeGreaterThan(1_790_000);
       expect((await admin.send('GET', '/bans')).body).toEqual([ban]);
-      // The core holds it: the journal, replayed from the start, reaches the same state.
-      expect(server.exchange.core.bans.entry('127.0.0.1')).toEqual(ban);
+      // The core holds it once the ban's command is committed (the 418 came first: the limiter refuses at
+      // once); the journal, replayed from the start, reaches the same state.
+      const core = server.exchange.core;
+      await vi.waitUntil(() => core.bans.entry('127.0.0.1') !== undefined, { timeout: 5000 });
+      expect(core.bans.entry('127.0.0.1')).toEqual(ban);
       expect((await admin.send('GET', '/verify?replay=1')).body).toMatchObject({ ok: true, replay: { ok: true } });
       // The limits go back to the defaults: the ban does not depend on them.
       expect((await admin.send('PATCH', '/trading/config', DEFAULT_LIMITS)).status).toBe(200);
