@@ -27,6 +27,7 @@ import { startWorkerCore } from './exchange/core-thread/worker-core.js';
 import { CommitSubscribers } from './exchange/commit-subscribers.js';
 import { DeadlineScheduler } from './exchange/deadline-scheduler.js';
 import { openClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import { FileDocumentStore } from './store/documents.js';
 import type { Role } from './cluster/cluster-host.js';
 
 export interface RunningServer {
@@ -233,7 +234,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       upgradeRoutes: [marketStreams, userStreams],
       sandbox: config.sandbox,
       publicBaseUrl: () => url,
-      dataDir: config.dataDir,
+      // A SQLite server keeps uploads beside its database; a deployment in its database, for every node.
+      documents: cluster === undefined ? new FileDocumentStore(config.dataDir) : cluster.host.history.documents,
       webhookPublicKey: webhookKey.publicKeyBase64,
       cluster: clusterApp,
       clientAddresses: config.trustProxy === undefined ? undefined : new ClientAddresses(config.trustProxy),

@@ -25,6 +25,7 @@ import { attachUpgradeRouter, type UpgradeRoute } from './ws/upgrade-router.js';
 import { ClientAddresses } from './client-address.js';
 import { registerForwarding, type ClusterEdge } from '../cluster/forwarding.js';
 import type { ClusterNodes } from './admin/cluster-endpoints.js';
+import type { DocumentStore } from '../store/documents.js';
 
 /** docs/spot-api.md "Methods and parameters": bodies over 64 KiB are 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -47,8 +48,8 @@ export interface AppDeps {
   sandbox: boolean;
   /** The server's own `http://<HOST>:<PORT>`: known only once it listens, hence a function. */
   publicBaseUrl: () => string;
-  /** `BOURSE_DATA`: B35 keeps uploads under `<dataDir>/uploads` (without it B35 stores nothing). */
-  dataDir?: string;
+  /** Where B35 keeps uploads and O32/O33 read them (store/documents.ts); without it B35 stores nothing. */
+  documents?: DocumentStore;
   /** docs/webhooks.md "Verifying the signature": the webhook public key B36–B38 show. */
   webhookPublicKey?: string;
   /** A node of a PostgreSQL deployment (docs/deployment.md): forwarding of writes and its /health. */
@@ -150,14 +151,14 @@ export function buildApp(deps: AppDeps): { app: FastifyInstance; auth: Authentic
     adminToken: deps.adminToken,
     sandbox: deps.sandbox,
     publicBaseUrl: deps.publicBaseUrl,
-    dataDir: deps.dataDir,
+    documents: deps.documents,
     webhookPublicKey: deps.webhookPublicKey,
   });
   const adminEndpoints = operatorEndpoints({
     exchange: deps.exchange,
     auth,
     secretBox: deps.secretBox,
-    dataDir: deps.dataDir,
+    documents: deps.documents,
     webhookPublicKey: deps.webhookPublicKey,
     cluster: deps.cluster,
     selfUrl: deps.publicBaseUrl,

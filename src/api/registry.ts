@@ -56,6 +56,6 @@ export function operatorEndpoints(deps: OperatorDeps): OperatorEndpoint[] {
     ...webhookOperatorEndpoints(deps.exchange, deps.webhookPublicKey ?? ''),
     ...listingEndpoints(deps.exchange),
     ...clusterEndpoints(deps.exchange, deps.cluster, deps.selfUrl ?? (() => '')),
-    ...paymentsDeskEndpoints(deps.exchange, deps.dataDir),
+    ...paymentsDeskEndpoints(deps.exchange, deps.documents),
   ];
 }

@@ -7,7 +7,7 @@
  * of reading the state back gives its hash before it calls the copy good.
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { openSecretBox, type SecretBox } from '../api/auth/secret-box.js';
@@ -18,6 +18,7 @@ import { ExchangeCore } from '../exchange/exchange-core.js';
 import { DEFAULT_MAX_BATCH } from '../exchange/sequencer.js';
 import { recover, recoverAsync, snapshotOf } from '../exchange/recovery.js';
 import { stateHash } from '../exchange/snapshot.js';
+import { FileDocumentStore } from '../store/documents.js';
 import { openPostgresStore, type PostgresStore } from '../store/postgres/postgres-store.js';
 import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Snapshot } from '../store/store.js';
@@ -52,6 +53,8 @@ export interface MigrationReport {
   commands: number;
   snapshotSeq: number;
   stateHash: string;
+  /** Documents B35 stored under `<dataDir>/uploads`, now in the database. */
+  documents: number;
 }
 
 /** After the first append: what the operator does with the database the copy left. */
@@ -86,9 +89,11 @@ export async function migrateStore(migration: StoreMigration): Promise<Migration
       await storeKeyCheck(migration.targetUrl, key.box);
       migration.progress(`copying ${total} journaled commands from ${dbPath} (its server must stay stopped until this ends)`);
       let snapshot: Snapshot;
+      let documents: number;
       try {
         snapshot = await copyJournal(source, target, total, migration.progress);
         await target.saveSnapshot(snapshot);
+        documents = await copyDocuments(migration.dataDir, target);
       } catch (error) {
         throw refused(`the copy stopped: ${(error as Error).message}. ${START_OVER}`);
       }
@@ -96,13 +101,35 @@ export async function migrateStore(migration: StoreMigration): Promise<Migration
       await checkStateHash(target, snapshot, sqliteHash).catch((error: unknown) => {
         throw error instanceof CliError ? error : refused(`the copy could not be checked: ${(error as Error).message}. ${START_OVER}`);
       });
-      return { commands: total, snapshotSeq: snapshot.seq, stateHash: snapshot.hash };
+      return { commands: total, snapshotSeq: snapshot.seq, stateHash: snapshot.hash, documents };
     } finally {
       await target.close();
     }
   } finally {
     source.close();
   }
+}
+
+/** Most documents one order holds (B35 takes at most 10 files an order): a directory with more was not B35's. */
+const MAX_DOCUMENTS_PER_ORDER = 1000;
+
+/** The uploaded documents (files under `<dataDir>/uploads/<orderId>/`) into the database's document store. */
+async function copyDocuments(dataDir: string, target: PostgresStore): Promise<number> {
+  const root = path.join(dataDir, 'uploads');
+  if (!existsSync(root)) return 0;
+  const files = new FileDocumentStore(dataDir);
+  let copied = 0;
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const orderId = Number(entry.name);
+    if (!entry.isDirectory() || !Number.isSafeInteger(orderId) || orderId < 1 || String(orderId) !== entry.name) continue;
+    for (const document of await files.list(orderId, MAX_DOCUMENTS_PER_ORDER)) {
+      const stored = await files.get(orderId, document.sha256);
+      if (stored === undefined) continue;
+      await target.documents.put(orderId, document.sha256, stored.ext, stored.bytes);
+      copied++;
+    }
+  }
+  return copied;
 }
 
 /** The deployment's key as the SQLite server took it, and where it came from (for messages). */

@@ -19,8 +19,8 @@ const LOCAL_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 /** Bodies are at most 64 KiB in; an answer is small too, but a bound keeps a broken leader from filling memory. */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-/** A forwarded body is read whole first (so it can be sent again); the API refuses larger ones anyway. */
-const MAX_FORWARDED_BODY_BYTES = 1024 * 1024;
+/** A forwarded body is read whole first (so it can be sent again); B35's 26 MiB of documents is the largest the API takes. */
+const MAX_FORWARDED_BODY_BYTES = 32 * 1024 * 1024;
 
 export interface ClusterEdge {
   /** 'leader' answers here; 'follower' forwards. */
@@ -64,7 +64,9 @@ export function registerForwarding(app: FastifyInstance, edge: ClusterEdge): voi
       if (address !== undefined) Object.defineProperty(request, 'ip', { value: address, configurable: true });
       return undefined;
     }
-    if (LOCAL_METHODS.has(request.method) || edge.role() === 'leader') return undefined;
+    // Reads are served here; a route may declare a GET that writes (B0 issues a journaled token).
+    const writes = !LOCAL_METHODS.has(request.method) || (request.routeOptions.config as { writes?: boolean } | undefined)?.writes === true;
+    if (!writes || edge.role() === 'leader') return undefined;
     const leaderUrl = edge.leaderUrl();
     if (leaderUrl === '') return edge.unavailable(request, reply);
     let answer: Answer;

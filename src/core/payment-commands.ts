@@ -263,7 +263,7 @@ export interface AttachDocumentsCommand {
   userId: number;
   orderId: number;
   kind?: OrderKindName;
-  /** Stored by the edge under `<BOURSE_DATA>/uploads` before the command; the journal keeps what and where. */
+  /** Stored by the edge in the document store (store/documents.ts) before the command; the journal keeps what and where. */
   files: { name: string; size: number; sha256: string; contentType: string }[];
 }
 

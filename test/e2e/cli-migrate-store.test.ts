@@ -7,7 +7,7 @@
  * a journal is refused, and so are a data directory without a store and a key that is not the
  * deployment's; a journal that grows during the copy (its server still running) fails it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
+import { FileDocumentStore } from '../../src/store/documents.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { ok } from '../support/answers.js';
 import { runBourse, type CliRun } from '../support/cli-run.js';
 import { SpotClient } from '../support/clients.js';
@@ -147,15 +149,25 @@ describe('story: bourse migrate-store moves a SQLite deployment to PostgreSQL', 
   });
 
   it('when the SQLite server is stopped and migrate-store copies it, then it prints the commands, the snapshot seq, the state hash and the next steps', async () => {
+    // A document B35 would have stored under the data directory: the database holds them on PostgreSQL.
+    const bytes = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(4096)]);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    await new FileDocumentStore(dataDir).put(7, sha256, 'png', bytes);
     const run = await bourse(['migrate-store', '--from', dataDir, '--to', target]);
     expect(run.stderr).toContain(`migrate-store: copying ${sqliteSeq} journaled commands from ${path.join(dataDir, 'bourse.db')}`);
     expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n');
-    expect(lines.slice(0, 3)).toEqual([`commands copied  ${sqliteSeq}`, `snapshot seq     ${sqliteSeq}`, `state hash       ${sqliteHash}`]);
+    expect(lines.slice(0, 4)).toEqual([`commands copied   ${sqliteSeq}`, `snapshot seq      ${sqliteSeq}`, `state hash        ${sqliteHash}`, 'documents copied  1']);
     expect(run.stdout).toContain(`BOURSE_SECRET_KEY="$(base64 -w0 ${path.join(dataDir, 'secret.key')})"`);
     expect(run.stdout).toContain('BOURSE_DB=postgres://');
     expect(run.stdout).toContain(`journal replay ok (state hash ${sqliteHash})`);
     expect(await journalLength(target)).toBe(sqliteSeq);
+    const copied = await openPostgresStore({ url: target });
+    try {
+      expect(await copied.documents.get(7, sha256)).toEqual({ ext: 'png', bytes });
+    } finally {
+      await copied.close();
+    }
   });
 
   it('when a node starts on the copy with the same data directory, then verify --replay gives the same state hash and the history reads answer the same', async () => {

@@ -51,7 +51,7 @@ export const MAIN_TO_SUB = { fromAccountType: 1, fromAccountIndex: 0, toAccountT
 export class Operator {
   readonly admin: AdminClient;
 
-  constructor(private readonly t: TestServer) {
+  constructor(private readonly t: Pick<TestServer, 'url' | 'adminToken'>) {
     this.admin = new AdminClient(t.url, t.adminToken);
   }
 

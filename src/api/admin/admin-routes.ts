@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BourseError } from '../../core/errors.js';
 import type { ClusterNodes } from './cluster-endpoints.js';
 import type { Exchange } from '../../exchange/exchange.js';
+import type { DocumentStore } from '../../store/documents.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { SecretBox } from '../auth/secret-box.js';
 import { rawParts, sendError, sendJson } from '../spot/spot-routes.js';
@@ -21,8 +22,8 @@ export interface OperatorDeps {
   secretBox: SecretBox;
   /** docs/webhooks.md "Verifying the signature", for the webhook debugger; "" in apps built without the key. */
   webhookPublicKey?: string;
-  /** `BOURSE_DATA`: O32 and O33 read the documents B35 keeps under `<dataDir>/uploads`. */
-  dataDir?: string;
+  /** Where O32 and O33 read the documents B35 stored (files under `<BOURSE_DATA>/uploads`, or the PostgreSQL database). */
+  documents?: DocumentStore;
   /** O28's nodes: the deployment's (PostgreSQL) or, when absent, this server alone at `selfUrl`. */
   cluster?: ClusterNodes;
   selfUrl?: () => string;

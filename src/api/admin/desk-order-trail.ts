@@ -14,13 +14,12 @@
  * order's type, and `historyComplete` says whether they reach back to the creation; its postings
  * are the flow rows at those times of a journaled command that names the order.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { BourseError } from '../../core/errors.js';
 import { FLOW_TYPES, type Command, type FlowRow } from '../../core/types.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { orderEventType } from '../../payments/webhooks.js';
 import { statusLogComplete, type PaymentOrder, type StatusLogEntry } from '../../payments/orders.js';
+import type { DocumentExt, DocumentStore } from '../../store/documents.js';
 import { webhookEventView } from '../merchant/webhooks.js';
 import { FileAnswer } from './file-answer.js';
 
@@ -33,16 +32,17 @@ const MAX_FLOWS_PER_TIME = 500;
  * of one millisecond are those of a batch, a few thousand at the sequencer's batch limits.
  */
 const MAX_FLOW_PAGES = 20;
-/** B35 keeps at most 10 files per order; a directory holding more is not read past this. */
+/** B35 keeps at most 10 files per order (uploads the core refused may add a few): no more are listed. */
 const MAX_DOCUMENTS = 50;
 
 const FLOW_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(FLOW_TYPES).map(([name, value]) => [value, name]));
 
-/** What B35 stores (`<sha256>.<ext>`), by extension. */
-const CONTENT_TYPES: Readonly<Record<string, string>> = { jpg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf' };
+/** The types of what B35 stores, by extension. */
+const CONTENT_TYPES: Readonly<Record<DocumentExt, string>> = { jpg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf' };
 /** What O33 may answer. */
 export const DOCUMENT_MEDIA_TYPES: readonly string[] = Object.values(CONTENT_TYPES);
-const STORED_NAME = /^([0-9a-f]{64})\.(jpg|png|pdf)$/;
+/** A document id as O32 lists it: anything else names no document. */
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export interface StatusEntry {
   status: number;
@@ -169,47 +169,22 @@ export async function orderPostings(exchange: Exchange, order: PaymentOrder, his
     }));
 }
 
-function uploadsOf(dataDir: string | undefined, orderId: number): string | undefined {
-  return dataDir === undefined ? undefined : path.join(dataDir, 'uploads', String(orderId));
+/** The documents B35 stored for the order, each with the O33 address that shows it; none without a document store. */
+export async function orderDocuments(documents: DocumentStore | undefined, orderId: number, urlOf: (documentId: string) => string): Promise<Record<string, unknown>[]> {
+  if (documents === undefined) return [];
+  return (await documents.list(orderId, MAX_DOCUMENTS)).map((d) => ({
+    documentId: d.sha256,
+    name: `${d.sha256}.${d.ext}`,
+    contentType: CONTENT_TYPES[d.ext],
+    size: d.size,
+    uploadTime: d.uploadTime,
+    url: urlOf(d.sha256),
+  }));
 }
 
-/** The files B35 stored for the order (`<dataDir>/uploads/<orderId>`), each with the O33 address that shows it. */
-export async function orderDocuments(dataDir: string | undefined, orderId: number, urlOf: (documentId: string) => string): Promise<Record<string, unknown>[]> {
-  const dir = uploadsOf(dataDir, orderId);
-  if (dir === undefined) return [];
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const stored = names.flatMap((name) => {
-    const match = STORED_NAME.exec(name);
-    return match === null ? [] : [{ name, documentId: match[1], ext: match[2] }];
-  });
-  const documents: Record<string, unknown>[] = [];
-  for (const file of stored.slice(0, MAX_DOCUMENTS)) {
-    const info = await stat(path.join(dir, file.name));
-    documents.push({ documentId: file.documentId, name: file.name, contentType: CONTENT_TYPES[file.ext], size: info.size, uploadTime: Math.trunc(info.mtimeMs), url: urlOf(file.documentId) });
-  }
-  return documents.sort((a, b) => Number(a.uploadTime) - Number(b.uploadTime));
-}
-
-/** O33: one stored file of the order, its bytes with its type; 404 naming it when absent. */
-export async function orderDocument(dataDir: string | undefined, orderId: number, documentId: string): Promise<FileAnswer> {
-  const dir = uploadsOf(dataDir, orderId);
-  const absent = (): never => {
-    throw new BourseError('NOT_FOUND', [`document ${documentId} of order ${orderId}`]);
-  };
-  if (dir === undefined || !/^[0-9a-f]{64}$/.test(documentId)) return absent();
-  for (const [ext, contentType] of Object.entries(CONTENT_TYPES)) {
-    const name = `${documentId}.${ext}`;
-    try {
-      return new FileAnswer(contentType, await readFile(path.join(dir, name)), name);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  return absent();
+/** O33: one stored document of the order, its bytes with its type; 404 naming it when absent. */
+export async function orderDocument(documents: DocumentStore | undefined, orderId: number, documentId: string): Promise<FileAnswer> {
+  const found = documents !== undefined && SHA256_HEX.test(documentId) ? await documents.get(orderId, documentId) : undefined;
+  if (found === undefined) throw new BourseError('NOT_FOUND', [`document ${documentId} of order ${orderId}`]);
+  return new FileAnswer(CONTENT_TYPES[found.ext], found.bytes, `${documentId}.${found.ext}`);
 }

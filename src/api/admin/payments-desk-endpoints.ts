@@ -1,6 +1,7 @@
 import { formatUnits } from '../../core/decimal.js';
 import { BourseError } from '../../core/errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
+import type { DocumentStore } from '../../store/documents.js';
 import { beneficiaryView, fundingView, merchantAccountView, merchantView, monthUsed } from '../merchant/views.js';
 import { accountDecisions, beneficiaryDecisions, merchantDecisions, orderDecisions } from './desk-calls.js';
 import { DOCUMENT_MEDIA_TYPES, orderDocument, orderDocuments, orderEvents, orderPostings, statusHistory, unknownOrder } from './desk-order-trail.js';
@@ -24,7 +25,7 @@ const documentUrl = (orderId: number, documentId: string): string => `${OPERATOR
  * sandbox control call of each decision; a merchant and an order looked up whole; an order's
  * uploaded documents. Current state comes from the committed core, history from the store.
  */
-export function paymentsDeskEndpoints(exchange: Exchange, dataDir: string | undefined): OperatorEndpoint[] {
+export function paymentsDeskEndpoints(exchange: Exchange, documents: DocumentStore | undefined): OperatorEndpoint[] {
   const core = (): Exchange['core'] => exchange.core;
   const orderOf = (orderId: number) => core().payments.state.orders.get(orderId) ?? unknownOrder(orderId);
   return [
@@ -106,7 +107,7 @@ export function paymentsDeskEndpoints(exchange: Exchange, dataDir: string | unde
           historyComplete,
           postings: await orderPostings(exchange, order, history),
           webhookEvents,
-          documents: await orderDocuments(dataDir, order.orderId, (documentId) => documentUrl(order.orderId, documentId)),
+          documents: await orderDocuments(documents, order.orderId, (documentId) => documentUrl(order.orderId, documentId)),
         };
       },
     }),
@@ -121,7 +122,7 @@ export function paymentsDeskEndpoints(exchange: Exchange, dataDir: string | unde
       params: { path: { orderId: P.id('order'), documentId: P.text('the document id (64 hex digits, as O32 lists it)') } },
       handler: ({ path }) => {
         orderOf(path.orderId);
-        return orderDocument(dataDir, path.orderId, path.documentId);
+        return orderDocument(documents, path.orderId, path.documentId);
       },
     }),
   ];

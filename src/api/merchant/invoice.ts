@@ -1,17 +1,17 @@
 /**
  * B35 `POST /v2/order/invoice` (docs/merchant-payments.md "Endpoints served", docs/merchant-payments.md "Order statuses"): supporting documents for an order, as
  * `multipart/form-data`. The edge checks the upload (1–5 `files` parts, each ≤ 5 MiB, JPEG, PNG or
- * PDF by content), checks the order as far as it can without the core, stores each file under
- * `<BOURSE_DATA>/uploads/<orderId>/<sha256>.<ext>` (mode 0600), then submits `attachDocuments`,
- * which rechecks the order and moves it (11 → 12, 31 → 40/41). Files are never served back.
+ * PDF by content), checks the order as far as it can without the core, stores each file in the
+ * deployment's document store (store/documents.ts: `<BOURSE_DATA>/uploads/<orderId>/<sha256>.<ext>`,
+ * mode 0600, on SQLite; the database on PostgreSQL), then submits `attachDocuments`, which
+ * rechecks the order and moves it (11 → 12, 31 → 40/41). Only the operator's O33 serves them back.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import type { OrderKindName } from '../../core/payment-commands.js';
 import { invalidParam, refuse } from '../../core/payment-errors.js';
 import { MAX_ORDER_DOCUMENTS } from '../../exchange/payments/order-commands.js';
 import { ORDER, ORDER_KINDS } from '../../payments/orders.js';
+import type { DocumentExt } from '../../store/documents.js';
 import type { MerchantContext, MerchantEndpoint } from './merchant-endpoint.js';
 import { ANSWERS } from './schemas.js';
 import { MerchantParams } from './merchant-params.js';
@@ -30,7 +30,7 @@ const FIELDS = ['orderId', 'orderType'] as const;
 const UPLOADABLE: ReadonlySet<number> = new Set([ORDER.RFI, ORDER.DOCUMENTS, ORDER.PENDING_PAYMENT, ORDER.PAY_IN_PENDING]);
 
 interface FileType {
-  ext: string;
+  ext: DocumentExt;
   contentType: string;
   magic: Buffer;
 }
@@ -114,45 +114,6 @@ function checkOrder(ctx: MerchantContext, orderId: number, kind: OrderKindName |
   if (order.documents + count > MAX_ORDER_DOCUMENTS) refuse('MAX_DOCUMENT', `Order ${orderId} has ${order.documents} files; at most ${MAX_ORDER_DOCUMENTS} per order`);
 }
 
-/** Flushes a directory entry (new or renamed file) to disk where the platform allows it. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not every platform can open or sync a directory; the file itself is synced.
-  }
-}
-
-/**
- * Writes one file as `<dir>/<sha256>.<ext>`, mode 0600: to a temporary name, synced, then renamed,
- * so the final name only ever holds the whole file. Content-addressed: a name already there holds
- * these bytes, so it is kept.
- */
-async function storeFile(dir: string, upload: Upload): Promise<void> {
-  const final = path.join(dir, `${upload.sha256}.${upload.type.ext}`);
-  const existing = await stat(final).catch(() => undefined);
-  if (existing?.isFile() === true && existing.size === upload.size) return;
-  const temp = path.join(dir, `.${upload.sha256}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    try {
-      await handle.writeFile(upload.data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, final);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
 async function uploadInvoice(ctx: MerchantContext): Promise<unknown> {
   const parts = parseMultipart(ctx.params.rawBody, ctx.params.contentType);
   const form = formParams(parts);
@@ -162,14 +123,12 @@ async function uploadInvoice(ctx: MerchantContext): Promise<unknown> {
   const kind = from('orderType').enumOf('orderType', ORDER_KINDS);
   const uploads = uploadsOf(parts);
   checkOrder(ctx, orderId, kind, uploads.length);
-  if (ctx.dataDir === undefined) refuse('DISCONNECTED', 'This server has no data directory to keep uploads in');
-  const dir = path.join(ctx.dataDir, 'uploads', String(orderId));
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const upload of uploads) await storeFile(dir, upload);
-  await syncDirectory(dir);
-  // The files are written before the command so that the journal never names a file that is not
-  // on disk. If the core refuses (the order moved meanwhile), they stay: they are content-addressed,
-  // so a later upload of the same bytes reuses them, and nothing serves them.
+  const documents = ctx.documents;
+  if (documents === undefined) refuse('DISCONNECTED', 'This server has no document store to keep uploads in');
+  // Stored durably before the command, so that the journal never names a document that is not
+  // kept. If the core refuses (the order moved meanwhile), they stay: they are content-addressed,
+  // so a later upload of the same bytes finds them, and no state names them.
+  for (const upload of uploads) await documents.put(orderId, upload.sha256, upload.type.ext, upload.data);
   await ctx.exchange.submit({
     type: 'attachDocuments',
     userId: ctx.userId,

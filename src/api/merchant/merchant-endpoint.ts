@@ -1,4 +1,5 @@
 import type { Exchange } from '../../exchange/exchange.js';
+import type { DocumentStore } from '../../store/documents.js';
 import type { HttpMethod, ParamDoc } from '../endpoint.js';
 import type { MerchantParams } from './merchant-params.js';
 import type { JsonSchema } from '../response-schema.js';
@@ -30,10 +31,10 @@ export interface MerchantContext {
   /** Base of links this server hands out (`kycLink`, `verifyLink`). */
   publicBaseUrl: string;
   /**
-   * `BOURSE_DATA`: B35 keeps uploads under `<dataDir>/uploads`. Undefined only in apps built
-   * without a data directory (some tests), where B35 refuses to store anything.
+   * Where B35 keeps uploads (files under `<BOURSE_DATA>/uploads`, or the PostgreSQL database).
+   * Undefined only in apps built without one (some tests), where B35 refuses to store anything.
    */
-  dataDir?: string;
+  documents?: DocumentStore;
   /** docs/webhooks.md "Verifying the signature": the deployment's webhook public key, base64 DER SPKI, shown by B36–B38. */
   webhookPublicKey: string;
 }
@@ -55,6 +56,11 @@ export interface MerchantEndpoint {
    * the files from `params.rawBody` / `params.contentType`, and `params` then holds the query only.
    */
   multipart?: boolean;
+  /**
+   * A GET that changes state (B0 journals the token it issues): a follower forwards it to the leader
+   * like any write (docs/deployment.md "Writes through any node").
+   */
+  writes?: boolean;
   params: readonly ParamDoc[];
   /** JSON Schema of `data` in a successful envelope; tests check real answers against it. */
   response: JsonSchema;

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PaymentError } from '../../core/payment-errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
+import type { DocumentStore } from '../../store/documents.js';
 import { normalizePeerAddress } from '../auth/ip-whitelist.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { SecretBox } from '../auth/secret-box.js';
@@ -45,8 +46,8 @@ export interface MerchantRouteDeps {
   sandbox: boolean;
   /** The server's own `http://<HOST>:<PORT>`, known once it listens. */
   publicBaseUrl: () => string;
-  /** `BOURSE_DATA`, where B35 keeps uploads; optional so that apps built without one (tests) need not invent it. */
-  dataDir?: string;
+  /** Where B35 keeps uploads; optional so that apps built without one (tests) need not invent it. */
+  documents?: DocumentStore;
   /** docs/webhooks.md "Verifying the signature" `publicKey`; "" in apps built without the key (tests that register no webhook). */
   webhookPublicKey?: string;
 }
@@ -94,7 +95,7 @@ export function registerMerchantRoutes(app: FastifyInstance, endpoints: readonly
           ip,
           sandbox: deps.sandbox,
           publicBaseUrl: linkBase(deps.exchange, deps.publicBaseUrl),
-          dataDir: deps.dataDir,
+          documents: deps.documents,
           webhookPublicKey: deps.webhookPublicKey ?? '',
         };
         return sendEnvelope(reply, await endpoint.handler(ctx), headers);
@@ -108,6 +109,7 @@ export function registerMerchantRoutes(app: FastifyInstance, endpoints: readonly
         method: endpoint.method,
         url,
         bodyLimit,
+        config: { writes: endpoint.writes === true },
         handler,
         // Body errors (over the limit, a broken length) are raised before the handler runs.
         errorHandler: (error, request, reply) => sendEnvelopeError(reply, error, {}, request.log),

@@ -82,6 +82,7 @@ export function tokenEndpoints(): MerchantEndpoint[] {
       summary: 'issue a token',
       method: 'GET',
       path: '/v2/token/generate',
+      writes: true,
       auth: 'KEY',
       params: [
         { name: 'timestamp', type: 'LONG', required: true, description: 'ms the request was made' },

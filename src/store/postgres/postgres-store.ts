@@ -4,7 +4,8 @@
  * batches commit in order; a pool serves the reads. Each batch is one transaction that first
  * checks the writer's term against the leadership row (fencing), then writes the journal rows and
  * every derived row, and notifies the followers; the rows are never left for later, so the
- * tables always hold the rows of every journaled command.
+ * tables always hold the rows of every journaled command. The documents merchants upload are
+ * kept here too (`documents`), for every node to read.
  */
 
 import pg from 'pg';
@@ -24,8 +25,10 @@ import type {
   WebhookEventRow,
   WithdrawalKey,
 } from '../store.js';
+import type { DocumentStore } from '../documents.js';
 import { batchStatements } from './batch-writer.js';
 import { connectClient, readerPool } from './connection.js';
+import { PgDocumentStore } from './documents.js';
 import { FencedError } from './fenced-error.js';
 import { readJournal, readJournalPage } from './journal-reader.js';
 import { PgPaymentsReadModel } from './payments-queries.js';
@@ -86,6 +89,8 @@ export class PostgresStore implements Store {
   private readonly readModel: PgReadModel;
   private readonly payments: PgPaymentsReadModel;
   private readonly webhooks: PgWebhooksReadModel;
+  /** B35's uploads, which O32 and O33 read back on any node: over the readers' pool, closed with the store. */
+  readonly documents: DocumentStore;
   private committedSeq = 0;
   private committedTs = 0;
   private term: number | undefined;
@@ -105,6 +110,7 @@ export class PostgresStore implements Store {
     this.readModel = new PgReadModel(pool);
     this.payments = new PgPaymentsReadModel(pool);
     this.webhooks = new PgWebhooksReadModel(pool);
+    this.documents = new PgDocumentStore(pool);
   }
 
   /** Sets the writer's term (after winning leadership); undefined: appends are not fenced. */

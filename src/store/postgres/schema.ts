@@ -272,6 +272,27 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'uploaded documents',
+    sql: `
+      -- The documents merchants upload (B35), which a SQLite server keeps as files under
+      -- <BOURSE_DATA>/uploads: here every node reads what any node stored, and a takeover keeps
+      -- them. Keyed by their order and the SHA-256 of their bytes, as the journal names them.
+      CREATE TABLE bourse.documents (
+        order_id BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        -- the type B35 recognised by content
+        ext TEXT NOT NULL CHECK (ext IN ('jpg', 'png', 'pdf')),
+        content BYTEA NOT NULL,
+        -- ms since the epoch when first stored (a file's mtime on SQLite)
+        upload_time BIGINT NOT NULL DEFAULT (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT,
+        PRIMARY KEY (order_id, sha256)
+      );
+      -- JPEG, PNG and PDF are compressed already: kept out of line as they are, never compressed again.
+      ALTER TABLE bourse.documents ALTER COLUMN content SET STORAGE EXTERNAL;
+    `,
+  },
 ];
 
 /**

@@ -2,12 +2,15 @@
  * The payments desk (O30–O33, docs/operating.md "The payments desk"). With every simulator mode
  * manual, each kind of waiting object shows in its queue; the call a row names, replayed verbatim
  * with the operator token, decides it and the row leaves. A merchant's story then reads back whole
- * through O31, an order's through O32 (statuses, postings, webhook events, documents) and O33.
+ * through O31, an order's through O32 (statuses, postings, webhook events, documents) and O33:
+ * on both stores, the uploaded document coming from `<BOURSE_DATA>/uploads` on SQLite and from
+ * the database on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSandbox, BUSINESS_FIELDS, merchantUser, onboardedMerchant, SPEI_BENEFICIARY, type MerchantClient } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
 import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
+import { postgresDatabases } from '../../support/postgres.js';
 import { settled, WebhookReceiver } from '../../support/webhook-receiver.js';
 
 interface DeskCall {
@@ -32,7 +35,14 @@ const MANUAL = { kyc: 'manual', accountReview: 'manual', beneficiaryReview: 'man
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1');
 const BOUNDARY = '----bourse-desk-7c3e';
 
-describe('the payments desk: queues, their calls, and look-ups (O30–O33)', () => {
+const databases = postgresDatabases();
+/** The server's store: its own data directory's SQLite, or a fresh PostgreSQL database (one node alone). */
+const STORES: readonly [string, () => Promise<Record<string, string>>][] = [
+  ['SQLite', async () => ({})],
+  ['PostgreSQL', async () => ({ BOURSE_DB: await databases.url(), BOURSE_NODE_URL: 'http://127.0.0.1:1' })],
+];
+
+describe.each(STORES)('the payments desk: queues, their calls, and look-ups (O30–O33), on %s', (_store, storeEnv) => {
   let s: PaymentsStory;
   let receiver: WebhookReceiver;
   let client: MerchantClient;
@@ -67,7 +77,7 @@ describe('the payments desk: queues, their calls, and look-ups (O30–O33)', () 
     (await client.ok<{ orderId: number }>('POST', '/v2/order/crypto_to_fiat', { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '20.0000', userPaymentId: beneficiaryId, merchantId, clientId })).orderId;
 
   beforeAll(async () => {
-    s = await paymentsStory();
+    s = await paymentsStory(await storeEnv());
     client = s.client;
     await exampleBooks(s.op);
     const { publicKey } = await s.op.ok<{ publicKey: string }>('GET', '/webhooks/public-key');

@@ -2,18 +2,20 @@
  * Story: documents uploaded with B35 move orders out of review. With `orderReview` rfi, an on-ramp
  * waits in 11; a PNG uploaded as multipart/form-data takes it to 12, and the automatic decision
  * after an upload approves it (any automatic mode but reject → 40). With `documents`, an order
- * waits in 31 and a PDF takes it straight to 40. Each file lands once under
- * `<BOURSE_DATA>/uploads/<orderId>/<sha256>.<ext>`, mode 0600. Refusals: a text file (-4010), six
- * files at once (-4012), the eleventh file of an order (-5061), an order of another user or of
- * another kind (-5101), an order in 60 or 10 (-5041); none of them stores anything.
+ * waits in 31 and a PDF takes it straight to 40. Each file is stored once: on SQLite under
+ * `<BOURSE_DATA>/uploads/<orderId>/<sha256>.<ext>`, mode 0600; on PostgreSQL (the stories run on
+ * both) in `bourse.documents`, with nothing under `<BOURSE_DATA>/uploads`. Refusals: a text file
+ * (-4010), six files at once (-4012), the eleventh file of an order (-5061), an order of another
+ * user or of another kind (-5101), an order in 60 or 10 (-5041); none of them stores anything.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchantUser, onboardedMerchant } from '../../support/merchant-client.js';
 import { exampleBooks } from '../../support/payments-market.js';
 import { paymentsStory, type PaymentsStory } from '../../support/payments-story.js';
+import { postgresUrlOf, storedDocuments } from '../../support/stored-documents.js';
 
 interface FilePart {
   filename: string;
@@ -70,7 +72,7 @@ describe('story: documents uploaded for review (B35)', () => {
 
   const refusal = (answer: Answer): [number, number] => [answer.status, answer.code];
   const uploadsOf = (orderId: number): string => path.join(s.t.dataDir, 'uploads', String(orderId));
-  const storedFiles = (orderId: number): string[] => (existsSync(uploadsOf(orderId)) ? readdirSync(uploadsOf(orderId)).sort() : []);
+  const storedFiles = async (orderId: number): Promise<string[]> => [...(await storedDocuments(s.t, orderId)).keys()];
   const statusOf = async (orderId: number): Promise<number> => (await s.client.ok<{ orderStatus: number }>('GET', '/v2/order/detail', { orderId })).orderStatus;
   const onRamp = async (clientId: string): Promise<number> =>
     (await s.client.ok<{ orderId: number }>('POST', '/v2/order/fiat_to_crypto', { country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '1000.00', paymentId: 58, clientId })).orderId;
@@ -86,7 +88,7 @@ describe('story: documents uploaded for review (B35)', () => {
     expect(await s.client.ok('PUT', '/sandbox/v2/modes', { orderReview: 'rfi' })).toMatchObject({ orderReview: 'rfi' });
     rfiOrder = await onRamp('rfi-0001');
     expect(await statusOf(rfiOrder)).toBe(11);
-    expect(storedFiles(rfiOrder)).toEqual([]);
+    expect(await storedFiles(rfiOrder)).toEqual([]);
   });
 
   it('2. B35 with a PNG answers true; 11 → 12 → the automatic decision approves → 40; the file is kept, mode 0600', async () => {
@@ -94,18 +96,23 @@ describe('story: documents uploaded for review (B35)', () => {
     const answer = await upload({ orderId: String(rfiOrder), orderType: 'fiat_to_crypto' }, [file]);
     expect(answer).toEqual({ status: 200, code: 200, detail: '', data: true });
     expect(await statusOf(rfiOrder)).toBe(40);
-    const stored = path.join(uploadsOf(rfiOrder), `${sha256(file.data)}.png`);
-    expect(storedFiles(rfiOrder)).toEqual([`${sha256(file.data)}.png`]);
-    expect(readFileSync(stored).equals(file.data)).toBe(true);
-    expect(statSync(stored).mode & 0o777).toBe(0o600);
-    expect(statSync(uploadsOf(rfiOrder)).mode & 0o777).toBe(0o700);
+    const stored = await storedDocuments(s.t, rfiOrder);
+    expect([...stored.keys()]).toEqual([`${sha256(file.data)}.png`]);
+    expect(stored.get(`${sha256(file.data)}.png`)?.equals(file.data)).toBe(true);
+    if (postgresUrlOf(s.t) === undefined) {
+      expect(statSync(path.join(uploadsOf(rfiOrder), `${sha256(file.data)}.png`)).mode & 0o777).toBe(0o600);
+      expect(statSync(uploadsOf(rfiOrder)).mode & 0o777).toBe(0o700);
+    } else {
+      // In the database, for every node: nothing on this node's disk.
+      expect(existsSync(path.join(s.t.dataDir, 'uploads'))).toBe(false);
+    }
     // Nothing under /v2 serves it back.
     expect((await fetch(`${s.t.url}/v2/uploads/${rfiOrder}/${sha256(file.data)}.png`, { headers: { 'X-BH-TOKEN': s.client.token } })).status).toBe(404);
     await s.verified();
   });
 
   it('3. refusals that store nothing: a text file -4010, six files -4012, another kind -5101, another user -5101, no file -4010', async () => {
-    const before = storedFiles(rfiOrder);
+    const before = await storedFiles(rfiOrder);
     const text = await upload({ orderId: String(rfiOrder) }, [TEXT]);
     expect([...refusal(text), text.detail]).toEqual([400, -4010, 'files[1] (notes.png) is not a JPEG, PNG or PDF file']);
     expect(refusal(await upload({ orderId: String(rfiOrder) }, [2, 3, 4, 5, 6, 7].map(png)))).toEqual([400, -4012]);
@@ -115,7 +122,7 @@ describe('story: documents uploaded for review (B35)', () => {
     expect(refusal(await upload({ orderId: '99999999' }, [png(2)]))).toEqual([404, -5101]);
     expect(refusal(await upload({ orderId: String(rfiOrder) }, []))).toEqual([400, -4010]);
     expect(refusal(await upload({}, [png(2)]))).toEqual([400, -4010]);
-    expect(storedFiles(rfiOrder)).toEqual(before);
+    expect(await storedFiles(rfiOrder)).toEqual(before);
     expect(await statusOf(rfiOrder)).toBe(40);
   });
 
@@ -123,11 +130,11 @@ describe('story: documents uploaded for review (B35)', () => {
     expect(await upload({ orderId: String(rfiOrder) }, [2, 3, 4, 5, 6].map(png))).toMatchObject({ code: 200, data: true });
     // orderId in the query this time: it wins over the form, which has none.
     expect(await upload({ orderType: 'fiat_to_crypto' }, [7, 8, 9, 10].map(png), { query: `orderId=${rfiOrder}` })).toMatchObject({ code: 200, data: true });
-    expect(storedFiles(rfiOrder)).toHaveLength(10);
+    expect(await storedFiles(rfiOrder)).toHaveLength(10);
     const eleventh = await upload({ orderId: String(rfiOrder) }, [png(11)]);
     expect([...refusal(eleventh), eleventh.detail]).toEqual([400, -5061, `Order ${rfiOrder} has 10 files; at most 10 per order`]);
-    expect(storedFiles(rfiOrder)).toHaveLength(10);
-    expect(storedFiles(rfiOrder)).not.toContain(`${sha256(png(11).data)}.png`);
+    expect(await storedFiles(rfiOrder)).toHaveLength(10);
+    expect(await storedFiles(rfiOrder)).not.toContain(`${sha256(png(11).data)}.png`);
     expect(await statusOf(rfiOrder)).toBe(40);
   });
 
@@ -135,7 +142,7 @@ describe('story: documents uploaded for review (B35)', () => {
     expect(await s.client.ok('POST', `/sandbox/v2/orders/${rfiOrder}/pay`, { traceNumber: 'SPEI-RFI-0001' })).toMatchObject({ result: 'ORDER_PAID' });
     expect(await statusOf(rfiOrder)).toBe(60);
     expect(refusal(await upload({ orderId: String(rfiOrder) }, [PDF]))).toEqual([400, -5041]);
-    expect(storedFiles(rfiOrder)).not.toContain(`${sha256(PDF.data)}.pdf`);
+    expect(await storedFiles(rfiOrder)).not.toContain(`${sha256(PDF.data)}.pdf`);
     await s.verified();
   });
 
@@ -145,9 +152,10 @@ describe('story: documents uploaded for review (B35)', () => {
     expect(await statusOf(documentsOrder)).toBe(31);
     expect(await upload({}, [PDF], { query: `orderId=${documentsOrder}&orderType=fiat_to_crypto` })).toMatchObject({ status: 200, code: 200, data: true });
     expect(await statusOf(documentsOrder)).toBe(40);
-    const stored = path.join(uploadsOf(documentsOrder), `${sha256(PDF.data)}.pdf`);
-    expect(storedFiles(documentsOrder)).toEqual([`${sha256(PDF.data)}.pdf`]);
-    expect(statSync(stored).mode & 0o777).toBe(0o600);
+    const stored = await storedDocuments(s.t, documentsOrder);
+    expect([...stored.keys()]).toEqual([`${sha256(PDF.data)}.pdf`]);
+    expect(stored.get(`${sha256(PDF.data)}.pdf`)?.equals(PDF.data)).toBe(true);
+    if (postgresUrlOf(s.t) === undefined) expect(statSync(path.join(uploadsOf(documentsOrder), `${sha256(PDF.data)}.pdf`)).mode & 0o777).toBe(0o600);
     await s.verified();
   });
 
@@ -156,7 +164,7 @@ describe('story: documents uploaded for review (B35)', () => {
     const waiting = await onRamp('manual-0001');
     expect(await statusOf(waiting)).toBe(10);
     expect(refusal(await upload({ orderId: String(waiting) }, [png(1)]))).toEqual([400, -5041]);
-    expect(storedFiles(waiting)).toEqual([]);
+    expect(await storedFiles(waiting)).toEqual([]);
     await s.verified();
   });
 });

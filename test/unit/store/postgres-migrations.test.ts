@@ -35,7 +35,7 @@ describe('PostgreSQL store: schema and migrations', () => {
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'bourse' ORDER BY table_name COLLATE \"C\"",
     );
     expect(rows.map((r) => r.table_name)).toEqual([
-      'deployment', 'deposits', 'flows', 'funding_records', 'journal', 'leader_heartbeat', 'leadership', 'nodes', 'orders', 'payment_orders',
+      'deployment', 'deposits', 'documents', 'flows', 'funding_records', 'journal', 'leader_heartbeat', 'leadership', 'nodes', 'orders', 'payment_orders',
       'schema_version', 'snapshots', 'trades', 'webhook_deliveries', 'webhook_events', 'webhooks', 'withdrawals',
     ]);
     expect((await client.query('SELECT id, term, node_url FROM bourse.leadership')).rows).toEqual([
@@ -64,6 +64,23 @@ describe('PostgreSQL store: schema and migrations', () => {
     await (await openPostgresStore({ url })).close();
 
     expect(await versions()).toEqual(PG_MIGRATIONS.map((m) => [String(m.version), m.name]));
+  });
+
+  it('when a database of version 1 (before uploaded documents) is opened, then migration 2 adds bourse.documents and its data stays', async () => {
+    await migratePostgres(client, PG_MIGRATIONS.slice(0, 1));
+    await client.query("INSERT INTO bourse.nodes (node_url, role) VALUES ('http://node-a:8080', 'leader')");
+    expect((await client.query("SELECT to_regclass('bourse.documents') IS NULL AS absent")).rows).toEqual([{ absent: true }]);
+
+    const store = await openPostgresStore({ url });
+    try {
+      await store.documents.put(3, 'a'.repeat(64), 'pdf', Buffer.from('%PDF-1.4', 'latin1'));
+    } finally {
+      await store.close();
+    }
+
+    expect(await versions()).toEqual(PG_MIGRATIONS.map((m) => [String(m.version), m.name]));
+    expect((await client.query('SELECT node_url FROM bourse.nodes')).rows).toEqual([{ node_url: 'http://node-a:8080' }]);
+    expect((await client.query('SELECT order_id, ext FROM bourse.documents')).rows).toEqual([{ order_id: '3', ext: 'pdf' }]);
   });
 
   it('when a later migration is added, then only it runs', async () => {
