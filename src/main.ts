@@ -131,6 +131,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       clock,
       logger: logger.child({ component: 'user-stream' }),
       limits: { maxBufferedBytes: config.wsMaxUnreadBytes },
+      catchUp: cluster === undefined ? undefined : () => cluster.host.catchUp(),
     });
     // Market read models are rebuilt from the committed trades; the books come from the core.
     // Trades the core has not applied yet (a follower's tables run ahead of its replay) come with their commit.

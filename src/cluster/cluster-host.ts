@@ -22,6 +22,8 @@ import { Leadership } from './leadership.js';
 
 export type Role = 'leader' | 'follower';
 
+/** How long a look-up that missed waits for this follower to read the journal's end (a database out of reach must not hold it). */
+const CATCH_UP_WAIT_MS = 1000;
 /** A step-down's first and longest wait before it reads the journal again. */
 const RECOVER_RETRY_MS = 100;
 const RECOVER_RETRY_MAX_MS = 5000;
@@ -104,6 +106,16 @@ export class ClusterHost implements CoreHost {
   /** The leader's BOURSE_NODE_URL as last read from the leadership row ('' if none yet, or this node). */
   leaderUrl(): string {
     return this.role === 'leader' ? '' : this.leaderUrlSeen;
+  }
+
+  /**
+   * A follower reads the journal to its end now (at most `CATCH_UP_WAIT_MS`): what another node
+   * committed a moment ago is applied here when this resolves. The leader has it all already.
+   */
+  async catchUp(): Promise<void> {
+    // During a change of role the core is being replaced: the tail resumes after it.
+    if (this.role === 'leader' || this.transition !== undefined || this.closed) return;
+    await Promise.race([this.tail.catchUp(), delay(CATCH_UP_WAIT_MS, undefined, { ref: false })]);
   }
 
   /** Reads the leadership row now: a forwarded write that found the last known leader gone asks this. */

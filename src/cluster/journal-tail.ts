@@ -77,12 +77,18 @@ export class JournalTail {
 
   /** Reads and applies until a read finds nothing more (used by a follower about to lead, with the tail stopped). */
   async catchUp(): Promise<void> {
-    await this.reading;
-    this.reading = this.readToEnd();
+    // One read at a time: two would apply the same page twice.
+    for (let inFlight = this.reading; inFlight !== undefined; inFlight = this.reading) await inFlight.catch(() => undefined);
+    const read = this.readToEnd();
+    this.reading = read;
     try {
-      await this.reading;
+      await read;
     } finally {
-      this.reading = undefined;
+      if (this.reading === read) this.reading = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
     }
   }
 

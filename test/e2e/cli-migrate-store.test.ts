@@ -9,7 +9,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,6 +21,7 @@ import { ok } from '../support/answers.js';
 import { runBourse, type CliRun } from '../support/cli-run.js';
 import { SpotClient } from '../support/clients.js';
 import { Operator, type Member } from '../support/fixtures.js';
+import { freePort } from '../support/free-port.js';
 import { MerchantClient, onboardedMerchant } from '../support/merchant-client.js';
 import { postgresDatabases } from '../support/postgres.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -44,18 +44,6 @@ async function bourse(argv: string[], env: Record<string, string> = {}, onStderr
   };
   const exitCode = await runCli(argv, io, NO_SERVE);
   return { exitCode, stdout, stderr };
-}
-
-/** A port free now: the node's BOURSE_NODE_URL must name it before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function journalLength(url: string): Promise<number> {

@@ -1,16 +1,18 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { findLostAcknowledgements, verifyWithReplay } from './ack-check.js';
 import type { AckLog } from './ack-log.js';
 import { AdminClient, type HttpAnswer } from './clients.js';
+import { freePort } from './free-port.js';
 import type { Trader } from './order-load.js';
+import { postgresDatabases } from './postgres.js';
+import { TcpProxy } from './tcp-proxy.js';
 import { findTransferProblems, type TransferAccount, type TransferLog } from './transfer-load.js';
 
 /** Short in tests, so that a takeover after a pause comes within a test's patience (the default is 3000). */
@@ -74,18 +76,6 @@ function deploymentEnv(databaseUrl: string): Record<string, string> {
     BOURSE_DEMO: '1',
     BOURSE_DEMO_MARKET_MAKER: '0',
   };
-}
-
-/** A port free now: a node's address must be known before it starts, as BOURSE_NODE_URL names it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Where the node on `port` is reached: BOURSE_NODE_URL. */
@@ -428,4 +418,58 @@ export class Cluster {
     const crashes = this.crashes();
     if (crashes.length > 0) throw new Error(`nodes crashed during the test:\n${crashes.join('\n')}`);
   }
+}
+
+/**
+ * The cluster of a `describe`: `size` nodes on a fresh database of the test file, started before its
+ * tests and stopped after them (then the database is dropped). Its tests read `suite.cluster`.
+ */
+export function clusterOfSuite(size: number): { readonly cluster: Cluster } {
+  const databases = postgresDatabases();
+  let cluster: Cluster | undefined;
+
+  beforeAll(async () => {
+    cluster = await Cluster.start({ databaseUrl: await databases.url(), size });
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  return {
+    get cluster(): Cluster {
+      if (cluster === undefined) throw new Error('the cluster is not started: read it in a test');
+      return cluster;
+    },
+  };
+}
+
+/**
+ * A fresh database of the test file and a TCP proxy in front of it: a node given `viaProxy` as its
+ * BOURSE_DB can be cut off from the database (`proxy.reset()`, `proxy.stall()`) while the others reach it `direct`.
+ */
+export async function databaseBehindProxy(databases: { url(): Promise<string> }): Promise<{ direct: string; viaProxy: string; proxy: TcpProxy }> {
+  const direct = new URL(await databases.url());
+  const proxy = await TcpProxy.start(direct.hostname, Number(direct.port || '5432'));
+  const viaProxy = new URL(direct.href);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  return { direct: direct.href, viaProxy: viaProxy.href, proxy };
+}
+
+/** Waits until `old`, a leader that was cut off or paused, follows `term`; fails with what its /health last answered. */
+export async function untilFollowing(old: ClusterNode, term: number): Promise<void> {
+  let seen: unknown;
+  await vi
+    .waitUntil(
+      async () => {
+        const health = await old.health();
+        seen = health;
+        return health?.role === 'follower' && health.term === term;
+      },
+      { timeout: 10_000, interval: 50 },
+    )
+    .catch(() => {
+      throw new Error(`the old leader does not follow term ${term}: its /health answers ${JSON.stringify(seen)}`);
+    });
 }

@@ -1,3 +1,4 @@
+import type { OrderRequest } from '../../src/core/payment-commands.js';
 import { PaymentError } from '../../src/core/payment-errors.js';
 import type { Command } from '../../src/core/types.js';
 import { ExchangeCore } from '../../src/exchange/exchange-core.js';
@@ -70,6 +71,11 @@ export class PaymentsCore {
       await this.submit({ type: 'activateMerchantAccount', userId, merchantId, fiat, fieldList: {}, verifyToken: `verify-${name}-${fiat}` });
     }
     return merchantId;
+  }
+
+  /** A payment order the merchant user places himself, with no client id, remark or quote. */
+  createOrder(userId: number, order: OrderRequest): Promise<{ orderId: number }> {
+    return this.submit<{ orderId: number }>({ type: 'createPaymentOrder', userId, onBehalf: false, clientId: '', remark: '', quoteId: '', order });
   }
 
   free(accountId: number, asset: string): bigint {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
 import type { WebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
+import type { WebhookEventRow } from '../../web/shared/webhook-event.js';
 import type { Operator } from './fixtures.js';
 import { MerchantClient } from './merchant-client.js';
 import { Watch } from './watch.js';
@@ -132,21 +133,8 @@ export class WebhookReceiver {
   }
 }
 
-/** A B40 row (docs/webhooks.md "Registering"). */
-export interface EventRow {
-  eventId: string;
-  webhookId: string;
-  eventType: string;
-  objectId: string;
-  objectStatus: string;
-  status: string;
-  attempts: number;
-  nextAttemptTime: string;
-  createTime: string;
-  deliveredTime: string;
-  payload: string;
-  deliveries: { attempt: number; time: string; url: string; httpStatus: number; durationMs: number; result: string; error: string }[];
-}
+/** A B40 row (docs/webhooks.md "Registering"): the shape the console reads too. */
+export type EventRow = WebhookEventRow;
 
 /** B40 rows matching `params`, newest first. */
 export async function webhookEvents(client: MerchantClient, params: Record<string, unknown> = {}): Promise<EventRow[]> {

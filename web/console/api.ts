@@ -41,25 +41,37 @@ export function saveToken(token: string | null): void {
   }
 }
 
+/** An answer's text as JSON; undefined when it is not JSON (an empty body, a proxy's error page). */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends one request with the admin token (and `body`, JSON text, when given) and reads the whole
+ * answer: its text and, when it is JSON, its value. A server that does not answer is an ApiError of status 0.
+ */
+export async function sendWithToken(token: string, method: string, path: string, body: string | undefined): Promise<{ response: Response; text: string; parsed: unknown }> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body });
+  } catch (error) {
+    throw new ApiError(0, undefined, `The server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const text = await response.text();
+  return { response, text, parsed: jsonOrUndefined(text) };
+}
+
 export class AdminApi {
   constructor(readonly token: string) {}
 
   async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, Json>): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(`/admin/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (error) {
-      throw new ApiError(0, undefined, `The server did not answer: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
+    const { response, text, parsed } = await sendWithToken(this.token, method, `/admin/v1${path}`, body === undefined ? undefined : JSON.stringify(body));
     if (!response.ok) {
       const failure = parsed as { code?: unknown; msg?: unknown } | undefined;
       const msg = typeof failure?.msg === 'string' ? failure.msg : `HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 200)}`}`;

@@ -1,7 +1,7 @@
 /** Bans: the IP addresses the rate limiter has banned, and lifting a ban early. */
 import type { JSX } from 'preact';
 import { isoTime, seg, type AdminApi, type BanRow } from './api.js';
-import { DoneLine, ErrorLine, Panel, Table, useAction, useLoad } from './ui.js';
+import { DoneLine, ErrorLine, Panel, RunButton, Table, useAction, useLoad } from './ui.js';
 
 export function BansSection({ api }: { api: AdminApi }): JSX.Element {
   const bans = useLoad(() => api.get<BanRow[]>('/bans'), [api]);
@@ -23,19 +23,16 @@ export function BansSection({ api }: { api: AdminApi }): JSX.Element {
                 <td class="time">{isoTime(b.bannedUntil)}</td>
                 <td class="num">{b.banCount}</td>
                 <td class="row-actions">
-                  <button
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() =>
-                      void action.run(async () => {
-                        const answer = await api.call<{ ip: string; lifted: boolean }>('DELETE', `/bans/${seg(b.ip)}`);
-                        bans.reload();
-                        return answer.lifted ? `Lifted the ban of ${answer.ip}.` : `${answer.ip} had no ban in force.`;
-                      })
-                    }
+                  <RunButton
+                    action={action}
+                    run={async () => {
+                      const answer = await api.call<{ ip: string; lifted: boolean }>('DELETE', `/bans/${seg(b.ip)}`);
+                      bans.reload();
+                      return answer.lifted ? `Lifted the ban of ${answer.ip}.` : `${answer.ip} had no ban in force.`;
+                    }}
                   >
                     Lift ban {b.ip}
-                  </button>
+                  </RunButton>
                 </td>
               </tr>
             ))}

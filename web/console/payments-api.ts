@@ -4,7 +4,8 @@
  * envelope, or an operator route under `/admin/v1`), so this file sends any such call with the
  * admin token and unwraps either answer; it knows no decision's path. Values go out as typed.
  */
-import { ApiError, type AdminApi, type Json } from './api.js';
+import type { WebhookEventRow } from '../shared/webhook-event.js';
+import { ApiError, jsonOrUndefined, sendWithToken, type AdminApi, type Json } from './api.js';
 
 /** One decision's call, as a queue row (or a look-up) carries it. */
 export interface DeskCall {
@@ -55,20 +56,6 @@ export interface DocumentRef {
   url: string;
 }
 
-export interface WebhookEventRow {
-  eventId: string;
-  eventType: string;
-  objectId: string;
-  objectStatus: string;
-  status: string;
-  attempts: number;
-  nextAttemptTime: string;
-  createTime: string;
-  deliveredTime: string;
-  payload: string;
-  deliveries: { attempt: number; time: string; url: string; httpStatus: number; durationMs: number; result: string; error: string }[];
-}
-
 /** O32: an order with its whole history. */
 export interface OrderLookup {
   order: Record<string, Json>;
@@ -98,22 +85,8 @@ function envelopeError(status: number, body: { code?: unknown; msg?: unknown; de
  * as a number goes out byte for byte); otherwise the call's own body, as JSON.
  */
 export async function sendCall<T>(api: AdminApi, call: DeskCall, rawBody?: string): Promise<T> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${api.token}` };
   const body = rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(call.path, { method: call.method, headers, body });
-  } catch (error) {
-    throw new ApiError(0, undefined, `The server did not answer: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
+  const { response, text, parsed } = await sendWithToken(api.token, call.method, call.path, body);
   const answer = parsed as { code?: unknown; msg?: unknown; detail?: unknown; data?: unknown } | undefined;
   if (!response.ok) throw envelopeError(response.status, answer, text);
   // Area B's envelope says success with code 200 around `data`; an operator route answers the object itself.
@@ -129,13 +102,7 @@ export async function documentUrl(api: AdminApi, url: string): Promise<string> {
   const response = await fetch(url, { headers: { Authorization: `Bearer ${api.token}` } });
   if (!response.ok) {
     const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    throw envelopeError(response.status, parsed as { code?: unknown; msg?: unknown; detail?: unknown } | undefined, text);
+    throw envelopeError(response.status, jsonOrUndefined(text) as { code?: unknown; msg?: unknown; detail?: unknown } | undefined, text);
   }
   return URL.createObjectURL(await response.blob());
 }

@@ -8,8 +8,8 @@ import { useState } from 'preact/hooks';
 import { seg, type AdminApi, type Json } from './api.js';
 import { valueText, type DeskCall, type MerchantLookup } from './payments-api.js';
 import { Decisions } from './payments-decisions.js';
-import { Facts, isRecord, listOf, RowsTable } from './payments-views.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, useLoad } from './ui.js';
+import { Facts, isRecord, listOf, LookUpPanel, RowsTable } from './payments-views.js';
+import { Panel, useLoad } from './ui.js';
 
 const PART_TITLES: Readonly<Record<string, string>> = {
   accounts: 'Merchant accounts',
@@ -47,7 +47,6 @@ function rowName(part: string, row: Readonly<Record<string, Json>>, merchantId: 
 }
 
 export function PaymentsMerchant({ api, merchantId, onLookUp, onOpenOrder }: { api: AdminApi; merchantId: string; onLookUp: (merchantId: string) => void; onOpenOrder: (orderId: string) => void }): JSX.Element {
-  const [typed, setTyped] = useState(merchantId);
   const [done, setDone] = useState<string | undefined>(undefined);
   const lookup = useLoad(() => (merchantId === '' ? Promise.resolve(undefined) : api.get<MerchantLookup>(`/payments/merchants/${seg(merchantId)}`)), [api, merchantId]);
   const decided = (message: string): void => {
@@ -60,19 +59,9 @@ export function PaymentsMerchant({ api, merchantId, onLookUp, onOpenOrder }: { a
   const own = answer === undefined ? undefined : rowDecisions(answer);
   return (
     <div class="section-grid">
-      <Panel title="Look up a merchant" actions={merchantId === '' ? undefined : <button type="button" onClick={lookup.reload}>Refresh merchant</button>}>
-        <Form label="Look up a merchant" onSubmit={() => onLookUp(typed.trim())}>
-          <Field label="Merchant ID" value={typed} onInput={setTyped} placeholder="7" required />
-          <div class="buttons">
-            <button type="submit" class="primary">
-              Look up merchant
-            </button>
-          </div>
-        </Form>
-        <ErrorLine error={lookup.error} />
-        <DoneLine done={done} />
+      <LookUpPanel noun="merchant" article="a" shown={merchantId} placeholder="7" error={lookup.error} done={done} onLookUp={onLookUp} onRefresh={lookup.reload}>
         {Object.keys(scalars).length === 0 ? null : <Facts label="About the merchant" record={scalars} />}
-      </Panel>
+      </LookUpPanel>
       {answer === undefined
         ? null
         : Object.entries(answer)

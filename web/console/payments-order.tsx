@@ -6,13 +6,13 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seg, type AdminApi } from './api.js';
-import { documentUrl, timeText, valueText, type DocumentRef, type OrderLookup, type WebhookEventRow } from './payments-api.js';
+import type { WebhookEventRow } from '../shared/webhook-event.js';
+import { documentUrl, timeText, valueText, type DocumentRef, type OrderLookup } from './payments-api.js';
 import { Decisions } from './payments-decisions.js';
-import { Facts, isRecord, RowsTable } from './payments-views.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, Table, useAction, useLoad } from './ui.js';
+import { Facts, isRecord, LookUpPanel, RowsTable } from './payments-views.js';
+import { ErrorLine, Panel, RunButton, Table, useAction, useLoad } from './ui.js';
 
 export function PaymentsOrder({ api, orderId, onLookUp, onOpenMerchant }: { api: AdminApi; orderId: string; onLookUp: (orderId: string) => void; onOpenMerchant: (merchantId: string) => void }): JSX.Element {
-  const [typed, setTyped] = useState(orderId);
   const [done, setDone] = useState<string | undefined>(undefined);
   const lookup = useLoad(() => (orderId === '' ? Promise.resolve(undefined) : api.get<OrderLookup>(`/payments/orders/${seg(orderId)}`)), [api, orderId]);
   const answer = lookup.data;
@@ -23,18 +23,7 @@ export function PaymentsOrder({ api, orderId, onLookUp, onOpenMerchant }: { api:
   const merchantId = answer === undefined ? undefined : valueText(answer.order.merchantId ?? (isRecord(answer.order.onRamp) ? answer.order.onRamp.merchantId : undefined));
   return (
     <div class="section-grid">
-      <Panel title="Look up an order" actions={orderId === '' ? undefined : <button type="button" onClick={lookup.reload}>Refresh order</button>}>
-        <Form label="Look up an order" onSubmit={() => onLookUp(typed.trim())}>
-          <Field label="Order ID" value={typed} onInput={setTyped} placeholder="10000042" required />
-          <div class="buttons">
-            <button type="submit" class="primary">
-              Look up order
-            </button>
-          </div>
-        </Form>
-        <ErrorLine error={lookup.error} />
-        <DoneLine done={done} />
-      </Panel>
+      <LookUpPanel noun="order" article="an" shown={orderId} placeholder="10000042" error={lookup.error} done={done} onLookUp={onLookUp} onRefresh={lookup.reload} />
       {answer === undefined ? null : (
         <>
           <Panel title={`Order ${orderId}`} actions={merchantId === undefined || merchantId === '' ? undefined : <button type="button" onClick={() => onOpenMerchant(merchantId)}>{`Open merchant ${merchantId}`}</button>}>
@@ -91,19 +80,16 @@ function WebhookEvents({ api, orderId, events, onResent }: { api: AdminApi; orde
                 {last === undefined ? '' : `#${last.attempt} ${last.result}${last.httpStatus === 0 ? '' : ` HTTP ${last.httpStatus}`}${last.error === '' ? '' : ` ${last.error}`}`}
               </td>
               <td class="row-actions">
-                <button
-                  type="button"
-                  disabled={action.busy}
-                  onClick={() =>
-                    void action.run(async () => {
-                      await api.call('POST', `/webhooks/events/${seg(e.eventId)}/resend`);
-                      onResent(`Event ${short} sent again.`);
-                      return undefined;
-                    })
-                  }
+                <RunButton
+                  action={action}
+                  run={async () => {
+                    await api.call('POST', `/webhooks/events/${seg(e.eventId)}/resend`);
+                    onResent(`Event ${short} sent again.`);
+                    return undefined;
+                  }}
                 >
                   {`Resend event ${short}`}
-                </button>
+                </RunButton>
               </td>
             </tr>
           );
@@ -142,19 +128,16 @@ function Documents({ api, orderId, documents }: { api: AdminApi; orderId: string
             <td>{doc.contentType}</td>
             <td class="num">{doc.size}</td>
             <td class="row-actions">
-              <button
-                type="button"
-                aria-pressed={shown?.doc.documentId === doc.documentId}
-                disabled={action.busy}
-                onClick={() =>
-                  void action.run(async () => {
-                    setShown({ doc, url: await documentUrl(api, doc.url) });
-                    return undefined;
-                  })
-                }
+              <RunButton
+                action={action}
+                pressed={shown?.doc.documentId === doc.documentId}
+                run={async () => {
+                  setShown({ doc, url: await documentUrl(api, doc.url) });
+                  return undefined;
+                }}
               >
                 {`View document ${shortName(doc)}`}
-              </button>
+              </RunButton>
             </td>
           </tr>
         ))}

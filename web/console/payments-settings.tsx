@@ -8,7 +8,7 @@ import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { AdminApi, Json } from './api.js';
 import { sendCall } from './payments-api.js';
-import { DoneLine, ErrorLine, Field, Form, Panel, Select, useAction, useLoad } from './ui.js';
+import { DoneLine, ErrorLine, Field, Form, Panel, SaveButtons, Select, useAction, useLoad } from './ui.js';
 
 type Kind = 'count' | 'text' | 'flag' | 'json';
 
@@ -139,17 +139,12 @@ function PaymentsConfig({ api }: { api: AdminApi }): JSX.Element {
               )}
             </div>
           ))}
-          <div class="buttons">
-            <button type="submit" class="primary" disabled={action.busy || changed.length === 0}>
-              Save payments configuration
-            </button>
-            <button type="button" disabled={changed.length === 0} onClick={() => setEdit(Object.fromEntries(members.map((m) => [m.path, m.text])))}>
-              Undo payments changes
-            </button>
-            <span class="muted" aria-live="polite">
-              {changed.length === 0 ? 'No changes.' : `${changed.length} changed.`}
-            </span>
-          </div>
+          <SaveButtons
+            busy={action.busy}
+            changed={changed.length}
+            save="Save payments configuration"
+            undo={{ label: 'Undo payments changes', onClick: () => setEdit(Object.fromEntries(members.map((m) => [m.path, m.text]))) }}
+          />
         </Form>
       )}
       <ErrorLine error={action.error} />
@@ -250,14 +245,7 @@ function SandboxModes({ api }: { api: AdminApi }): JSX.Element {
               </div>
             );
           })}
-          <div class="buttons">
-            <button type="submit" class="primary" disabled={save.busy || changed.length === 0}>
-              Save modes
-            </button>
-            <span class="muted" aria-live="polite">
-              {changed.length === 0 ? 'No changes.' : `${changed.length} changed.`}
-            </span>
-          </div>
+          <SaveButtons busy={save.busy} changed={changed.length} save="Save modes" />
         </Form>
       )}
       <ErrorLine error={save.error} />

@@ -4,9 +4,10 @@
  * (money stays a decimal string); times (`…Time`, ms) also show in ISO 8601 UTC.
  */
 import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import type { Json } from './api.js';
 import { timeText, valueText } from './payments-api.js';
-import { Table } from './ui.js';
+import { DoneLine, ErrorLine, Field, Form, Panel, Table } from './ui.js';
 
 /** Members that steer the page (a row's decisions), not facts to read. */
 const STEERING = new Set(['actions', 'calls']);
@@ -81,4 +82,48 @@ export function listOf(value: Json | undefined): Record<string, Json>[] {
 
 export function isRecord(value: Json | undefined): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The panel that looks up one merchant or order by its ID (`shown`, "" before any): its form hands
+ * the trimmed ID to `onLookUp`; the look-up's error and the last decision's message show under it.
+ */
+export function LookUpPanel({
+  noun,
+  article,
+  shown,
+  placeholder,
+  error,
+  done,
+  onLookUp,
+  onRefresh,
+  children,
+}: {
+  noun: string;
+  article: 'a' | 'an';
+  shown: string;
+  placeholder: string;
+  error: string | undefined;
+  done: string | undefined;
+  onLookUp: (id: string) => void;
+  onRefresh: () => void;
+  children?: ComponentChildren;
+}): JSX.Element {
+  const [typed, setTyped] = useState(shown);
+  const title = `Look up ${article} ${noun}`;
+  return (
+    <Panel title={title} actions={shown === '' ? undefined : <button type="button" onClick={onRefresh}>{`Refresh ${noun}`}</button>}>
+      <Form label={title} onSubmit={() => onLookUp(typed.trim())}>
+        <Field label={`${noun[0].toUpperCase()}${noun.slice(1)} ID`} value={typed} onInput={setTyped} placeholder={placeholder} required />
+        <div class="buttons">
+          <button type="submit" class="primary">
+            {`Look up ${noun}`}
+          </button>
+        </div>
+      </Form>
+      <ErrorLine error={error} />
+      <DoneLine done={done} />
+      {children}
+    </Panel>
+  );
 }

@@ -2,7 +2,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seg, type AdminApi, type TradingConfig } from './api.js';
-import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, filled, useAction, useFields, useLoad } from './ui.js';
+import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, SaveButtons, filled, useAction, useFields, useLoad } from './ui.js';
 
 /** What each member means, for its hint; members the server adds later still show, without a hint. */
 const MEANING: Readonly<Record<string, [string, string]>> = {
@@ -67,17 +67,7 @@ function TradingSettings({ api }: { api: AdminApi }): JSX.Element {
               </div>
             );
           })}
-          <div class="buttons">
-            <button type="submit" class="primary" disabled={action.busy || changed.length === 0}>
-              Save settings
-            </button>
-            <button type="button" disabled={changed.length === 0} onClick={() => setEdit(saved)}>
-              Undo changes
-            </button>
-            <span class="muted" aria-live="polite">
-              {changed.length === 0 ? 'No changes.' : `${changed.length} changed.`}
-            </span>
-          </div>
+          <SaveButtons busy={action.busy} changed={changed.length} save="Save settings" undo={{ label: 'Undo changes', onClick: () => setEdit(saved) }} />
         </Form>
       )}
       <ErrorLine error={action.error} />

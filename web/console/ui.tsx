@@ -232,6 +232,49 @@ export function ActionForm({
   );
 }
 
+/**
+ * The buttons under an edited document whose changed members alone are sent: save (off while the
+ * save runs or nothing changed), an optional undo, and how many members changed.
+ */
+export function SaveButtons({ busy, changed, save, undo }: { busy: boolean; changed: number; save: string; undo?: { label: string; onClick: () => void } }): JSX.Element {
+  return (
+    <div class="buttons">
+      <button type="submit" class="primary" disabled={busy || changed === 0}>
+        {save}
+      </button>
+      {undo === undefined ? null : (
+        <button type="button" disabled={changed === 0} onClick={undo.onClick}>
+          {undo.label}
+        </button>
+      )}
+      <span class="muted" aria-live="polite">
+        {changed === 0 ? 'No changes.' : `${changed} changed.`}
+      </span>
+    </div>
+  );
+}
+
+/** A button that runs `run` as `action` (off while any of its actions runs): a row's own action, in a table. */
+export function RunButton({
+  action,
+  run,
+  class: className,
+  pressed,
+  children,
+}: {
+  action: { busy: boolean; run: (action: () => Promise<string | undefined>) => Promise<boolean> };
+  run: () => Promise<string | undefined>;
+  class?: string;
+  pressed?: boolean;
+  children: ComponentChildren;
+}): JSX.Element {
+  return (
+    <button type="button" class={className} aria-pressed={pressed} disabled={action.busy} onClick={() => void action.run(run)}>
+      {children}
+    </button>
+  );
+}
+
 /** A table that scrolls sideways on a narrow screen rather than squeezing its columns. */
 export function Table({ label, head, children, empty }: { label: string; head: readonly string[]; children: ComponentChildren; empty?: boolean }): JSX.Element {
   return (

@@ -6,7 +6,7 @@
 import { PERMISSIONS } from '../../core/types.js';
 import { RATE_LIMIT_KEYS } from '../../exchange/trading-config.js';
 import { EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../payments/webhooks.js';
-import { ANSWERS, beneficiarySchema, fundingRecordSchema, merchantAccountSchema, merchantSchema, orderSchema } from '../merchant/schemas.js';
+import { ANSWERS, beneficiarySchema, fundingRecordSchema, merchantAccountSchema, merchantLimitMembers, merchantLimitsExample, merchantSchema, orderSchema } from '../merchant/schemas.js';
 import { anyOf, arrayOf, boolean, constant, decimal, described, digits, integer, mapOf, millis, object, oneOfValues, string, type JsonSchema } from '../response-schema.js';
 
 /** A count the configuration checks to be at least `minimum`. */
@@ -373,12 +373,7 @@ export const deskMerchant = object({
   limits: object({
     monthLimit: described(decimal, "the user's, USD"),
     monthUsed: decimal,
-    dayFiatLimit: decimal,
-    dayFiatUsed: decimal,
-    monthFiatLimit: decimal,
-    monthFiatUsed: decimal,
-    monthCryptoLimit: decimal,
-    monthCryptoUsed: decimal,
+    ...merchantLimitMembers,
   }),
   modes: described(ANSWERS.S1.response, "the user's simulator modes"),
   beneficiaries: arrayOf(withMembers(beneficiarySchema, decisionMembers)),
@@ -641,12 +636,7 @@ export const DESK_EXAMPLES = {
     limits: {
       monthLimit: '250000.00',
       monthUsed: '1000.00',
-      dayFiatLimit: '25000.00',
-      dayFiatUsed: '1000.00',
-      monthFiatLimit: '100000.00',
-      monthFiatUsed: '1000.00',
-      monthCryptoLimit: '15000.00',
-      monthCryptoUsed: '52.17',
+      ...merchantLimitsExample,
     },
     modes: ANSWERS.S1.example,
     beneficiaries: [{ ...ANSWERS.S5.example, actions: [], calls: {} }],

@@ -50,6 +50,25 @@ function pageExample(listKey: 'data' | 'record', rows: readonly unknown[]): Reco
 const T = 1750000000000;
 const ms = (offset = 0): string => String(T + offset);
 
+/** A merchant's limits and what it has used of them this day and month: members of B14 rows and of O31's `limits`. */
+export const merchantLimitMembers = {
+  dayFiatLimit: decimal,
+  dayFiatUsed: decimal,
+  monthFiatLimit: decimal,
+  monthFiatUsed: decimal,
+  monthCryptoLimit: decimal,
+  monthCryptoUsed: decimal,
+} as const satisfies Record<string, JsonSchema>;
+/** `merchantLimitMembers` as the examples show them. */
+export const merchantLimitsExample = {
+  dayFiatLimit: '25000.00',
+  dayFiatUsed: '1000.00',
+  monthFiatLimit: '100000.00',
+  monthFiatUsed: '1000.00',
+  monthCryptoLimit: '15000.00',
+  monthCryptoUsed: '52.17',
+};
+
 /** B14 rows, docs/merchant-payments.md "The simulator and the sandbox API" KYC and limits. */
 export const merchantSchema = object({
   merchantId: integer,
@@ -59,12 +78,7 @@ export const merchantSchema = object({
   merchantType: described(oneOfValues([1, 2]), '1 individual, 2 business'),
   status: merchantStatus,
   rejectReason: string,
-  dayFiatLimit: decimal,
-  dayFiatUsed: decimal,
-  monthFiatLimit: decimal,
-  monthFiatUsed: decimal,
-  monthCryptoLimit: decimal,
-  monthCryptoUsed: decimal,
+  ...merchantLimitMembers,
   remark: string,
   createTime: msText,
   updateTime: msText,
@@ -77,12 +91,7 @@ const merchantExample = {
   merchantType: 2,
   status: 2,
   rejectReason: '',
-  dayFiatLimit: '25000.00',
-  dayFiatUsed: '1000.00',
-  monthFiatLimit: '100000.00',
-  monthFiatUsed: '1000.00',
-  monthCryptoLimit: '15000.00',
-  monthCryptoUsed: '52.17',
+  ...merchantLimitsExample,
   remark: '',
   createTime: ms(),
   updateTime: ms(1200),

@@ -7,7 +7,7 @@ import type { CommitInfo } from '../../exchange/sequencer.js';
 import type { AccountSet } from '../../ledger/ledger.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import { BacklogWatch, BACKLOG_CHECK_INTERVAL_MS, SLOW_READER_CLOSE_GRACE_MS } from './backlog-watch.js';
-import type { ListenKeys } from './listen-keys.js';
+import type { ListenKeyBinding, ListenKeys } from './listen-keys.js';
 import { IpSocketQuota, refuseOverQuota } from './socket-quotas.js';
 import { completeUpgrade, type RefuseUpgrade, type StreamLogger, type UpgradeRoute } from './upgrade-router.js';
 import { UserConnections, type UserConnection } from './user-connections.js';
@@ -72,6 +72,11 @@ export interface UserStreamDeps {
   clock: () => number;
   logger: StreamLogger;
   limits?: Partial<UserStreamLimits>;
+  /**
+   * On a follower of a deployment: reads the journal to its end. A listenKey made through another
+   * node a moment ago may not be applied here yet: an unknown one is looked up again after it.
+   */
+  catchUp?: () => Promise<void>;
 }
 
 export interface UserStreams extends UpgradeRoute {
@@ -126,12 +131,23 @@ export function createUserStreams(deps: UserStreamDeps): UserStreams {
   let closing: Promise<void> | undefined;
 
   function handle(request: IncomingMessage, socket: Duplex, head: Buffer, ip: string, refuse: RefuseUpgrade): void {
+    const match = PATH.exec((request.url ?? '').split('?')[0]);
+    const listenKey = match?.[1];
+    const binding = listenKey === undefined ? undefined : listenKeys.find(listenKey);
+    const catchUp = deps.catchUp;
+    if (binding === undefined && listenKey !== undefined && catchUp !== undefined) {
+      const lookAgain = (): void => admit(request, socket, head, ip, refuse, listenKeys.find(listenKey));
+      catchUp().then(lookAgain, lookAgain);
+      return;
+    }
+    admit(request, socket, head, ip, refuse, binding);
+  }
+
+  function admit(request: IncomingMessage, socket: Duplex, head: Buffer, ip: string, refuse: RefuseUpgrade, binding: ListenKeyBinding | undefined): void {
     if (closing !== undefined) {
       refuse(undefined, 'server shutting down');
       return;
     }
-    const match = PATH.exec((request.url ?? '').split('?')[0]);
-    const binding = match === null ? undefined : listenKeys.find(match[1]);
     if (binding === undefined) {
       refuse(new BourseError('INVALID_LISTEN_KEY'), 'listenKey unknown or expired');
       return;

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Cluster, LEADER_TIMEOUT_MS, type NodeHealth } from '../../support/cluster.js';
+import { Cluster, databaseBehindProxy, LEADER_TIMEOUT_MS, type NodeHealth } from '../../support/cluster.js';
 import { postgresDatabases } from '../../support/postgres.js';
-import { TcpProxy } from '../../support/tcp-proxy.js';
+import type { TcpProxy } from '../../support/tcp-proxy.js';
 import { liftRateLimits } from '../../support/trading-setup.js';
 import { createTransferAccount, findTransferProblems, TransferLog, transferOnce, type TransferAccount } from '../../support/transfer-load.js';
 
@@ -21,13 +21,10 @@ describe('a follower cut off from the database', () => {
   const transfers = new TransferLog();
 
   beforeAll(async () => {
-    const direct = new URL(await databases.url());
-    proxy = await TcpProxy.start(direct.hostname, Number(direct.port || '5432'));
-    const viaProxy = new URL(direct.href);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    const { direct, viaProxy, ...cut } = await databaseBehindProxy(databases);
+    proxy = cut.proxy;
     // Node 1 (the first leader) reaches the database directly, node 2 through the proxy.
-    cluster = await Cluster.start({ databaseUrl: direct.href, size: 2, env: { BOURSE_MAX_LAG_MS: String(MAX_LAG_MS) }, nodeEnv: (index): Record<string, string> => (index === 1 ? { BOURSE_DB: viaProxy.href } : {}) });
+    cluster = await Cluster.start({ databaseUrl: direct, size: 2, env: { BOURSE_MAX_LAG_MS: String(MAX_LAG_MS) }, nodeEnv: (index): Record<string, string> => (index === 1 ? { BOURSE_DB: viaProxy } : {}) });
     await liftRateLimits(cluster.nodes[0].url, cluster.adminToken);
     account = await createTransferAccount(cluster.nodes[0].url, cluster.adminToken, 'mover', '1000');
   });

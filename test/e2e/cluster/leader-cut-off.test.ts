@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AckLog } from '../../support/ack-log.js';
-import { Cluster, forbiddenAnswers, type NodeHealth } from '../../support/cluster.js';
+import { Cluster, databaseBehindProxy, forbiddenAnswers, untilFollowing, type NodeHealth } from '../../support/cluster.js';
 import { startOrderLoad } from '../../support/order-load.js';
 import { postgresDatabases } from '../../support/postgres.js';
-import { TcpProxy } from '../../support/tcp-proxy.js';
+import type { TcpProxy } from '../../support/tcp-proxy.js';
 import { createFundedTrader, demoTrader, liftRateLimits } from '../../support/trading-setup.js';
 import { createTransferAccount, startTransferLoad, TransferLog, transferOnce } from '../../support/transfer-load.js';
 
@@ -26,13 +26,10 @@ describe('a leader cut off from the database', () => {
   let proxy: TcpProxy;
 
   beforeAll(async () => {
-    const direct = new URL(await databases.url());
-    proxy = await TcpProxy.start(direct.hostname, Number(direct.port || '5432'));
-    const viaProxy = new URL(direct.href);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    const { direct, viaProxy, ...cut } = await databaseBehindProxy(databases);
+    proxy = cut.proxy;
     // Node 1, the first leader, reaches the database through the proxy; node 2 directly.
-    cluster = await Cluster.start({ databaseUrl: direct.href, size: 2, nodeEnv: (index): Record<string, string> => (index === 0 ? { BOURSE_DB: viaProxy.href } : {}) });
+    cluster = await Cluster.start({ databaseUrl: direct, size: 2, nodeEnv: (index): Record<string, string> => (index === 0 ? { BOURSE_DB: viaProxy } : {}) });
   });
 
   afterAll(async () => {
@@ -64,19 +61,7 @@ describe('a leader cut off from the database', () => {
     for (const load of loads) load.stop();
     const outcomes = await Promise.all(loads.map((load) => load.done));
     expect(forbiddenAnswers(outcomes)).toEqual([]);
-    let seen: unknown;
-    await vi
-      .waitUntil(
-        async () => {
-          const health = await old.health();
-          seen = health;
-          return health?.role === 'follower' && health.term === takeover.term;
-        },
-        { timeout: 10_000, interval: 50 },
-      )
-      .catch(() => {
-        throw new Error(`the old leader does not follow term ${takeover.term}: its /health answers ${JSON.stringify(seen)}`);
-      });
+    await untilFollowing(old, takeover.term);
     expect((await cluster.verifiedState()).problems).toEqual([]);
     expect(await cluster.lostOnAnyNode({ traders, log, round: 1 }, { account, log: transfers })).toEqual([]);
   }, 90_000);

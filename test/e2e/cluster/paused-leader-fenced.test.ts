@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok } from '../../support/answers.js';
 import { SpotClient, type HttpAnswer } from '../../support/clients.js';
 import { AckLog } from '../../support/ack-log.js';
-import { Cluster, forbiddenAnswers, LEADER_TIMEOUT_MS } from '../../support/cluster.js';
+import { clusterOfSuite, forbiddenAnswers, LEADER_TIMEOUT_MS, untilFollowing } from '../../support/cluster.js';
 import { startOrderLoad } from '../../support/order-load.js';
-import { postgresDatabases } from '../../support/postgres.js';
 import { createFundedTrader, demoTrader, liftRateLimits } from '../../support/trading-setup.js';
 import { createTransferAccount, startTransferLoad, TransferLog } from '../../support/transfer-load.js';
 import { wsUrl, MarketProbe } from '../../support/ws-market-client.js';
@@ -36,18 +35,10 @@ function restingBuy(clientOrderId: string): Record<string, string> {
 type Outcome = { answer: HttpAnswer } | { cutOff: string };
 
 describe('a leader paused past its timeout', () => {
-  const databases = postgresDatabases();
-  let cluster: Cluster;
-
-  beforeAll(async () => {
-    cluster = await Cluster.start({ databaseUrl: await databases.url(), size: 3 });
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const suite = clusterOfSuite(3);
 
   it('when the leader is stopped longer than the leader timeout, then another node leads a newer term, and after SIGCONT the old leader acknowledges none of the writes it got while stopped, stores none, closes its sockets and follows', async () => {
+    const { cluster } = suite;
     const old = await cluster.leader();
     const oldTerm = (await old.health())?.term ?? 0;
     await liftRateLimits(old.url, cluster.adminToken);
@@ -103,19 +94,7 @@ describe('a leader paused past its timeout', () => {
     console.log(`${successor.name} led term ${newTerm} ${ledAfterMs.toFixed(0)} ms into the pause of ${old.name} (leader timeout ${LEADER_TIMEOUT_MS} ms from its last heartbeat); of ${IN_FLIGHT} writes sent to it while stopped, ${IN_FLIGHT - cutOff} were answered 503 -1016, ${cutOff} cut off; the load had ${loadAcknowledged} writes acknowledged by then`);
 
     // It rejoins as a follower of the new term; its clients were told to go elsewhere.
-    let seen: unknown;
-    await vi
-      .waitUntil(
-        async () => {
-          const health = await old.health();
-          seen = health;
-          return health?.role === 'follower' && health.term === newTerm;
-        },
-        { timeout: 10_000, interval: 50 },
-      )
-      .catch(() => {
-        throw new Error(`the old leader does not follow term ${newTerm}: its /health answers ${JSON.stringify(seen)}`);
-      });
+    await untilFollowing(old, newTerm);
     expect(await cluster.leader()).toBe(successor);
     expect((await userSocket.closed).code).toBe(1001);
     expect((await marketSocket.closed).code).toBe(1001);

@@ -1,10 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { balancesOf } from '../../support/ack-check.js';
 import { AckLog } from '../../support/ack-log.js';
-import { Cluster, forbiddenAnswers, NO_LEADER, type ClusterNode } from '../../support/cluster.js';
+import { clusterOfSuite, forbiddenAnswers, NO_LEADER, type ClusterNode } from '../../support/cluster.js';
 import { startOrderLoad, type Load, type Trader } from '../../support/order-load.js';
-import { postgresDatabases } from '../../support/postgres.js';
 import { randomInt, seededRandom } from '../../support/prng.js';
 import { createFundedTrader, demoTrader, liftRateLimits } from '../../support/trading-setup.js';
 import { createTransferAccount, startTransferLoad, TransferLog, transferOnce, type TransferAccount, type TransferLoad } from '../../support/transfer-load.js';
@@ -29,19 +28,11 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 describe('a three-node cluster whose leader is killed ten times under load', () => {
-  const databases = postgresDatabases();
-  let cluster: Cluster;
-
-  beforeAll(async () => {
-    cluster = await Cluster.start({ databaseUrl: await databases.url(), size: 3 });
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const suite = clusterOfSuite(3);
 
   /** Every acknowledged write on every node, nothing applied twice, and the same verified state and balances everywhere. */
   const expectConverged = async (traders: readonly Trader[], log: AckLog, transfers: TransferLog, account: TransferAccount, round: number): Promise<number> => {
+    const { cluster } = suite;
     const { seq, problems } = await cluster.verifiedState();
     expect(problems).toEqual([]);
     expect(await cluster.lostOnAnyNode({ traders, log, round }, { account, log: transfers })).toEqual([]);
@@ -52,6 +43,7 @@ describe('a three-node cluster whose leader is killed ten times under load', () 
   };
 
   it('when the leader is killed at random moments, then a follower takes over within 5 s, and every node holds every acknowledged write once and the same state', async () => {
+    const { cluster } = suite;
     const random = seededRandom(SEED);
     const first = cluster.nodes[0];
     await liftRateLimits(first.url, cluster.adminToken);

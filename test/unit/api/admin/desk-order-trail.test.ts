@@ -16,15 +16,7 @@ async function approvedOnRamp(): Promise<PaymentOrder> {
   await h.submit({ type: 'setSandboxModes', userId, modes: { orderReview: 'manual' } });
   await h.submit({ type: 'deposit', accountId: h.core.payments.state.deskAccountId, asset: 'USDT', amount: '1000', txId: 'desk-usdt' });
   await h.submit({ type: 'setPriceOverride', userId, from: 'USDT', to: 'MXN', price: '19.0000' });
-  const { orderId } = await h.submit<{ orderId: number }>({
-    type: 'createPaymentOrder',
-    userId,
-    onBehalf: false,
-    clientId: '',
-    remark: '',
-    quoteId: '',
-    order: { kind: 'fiat_to_crypto', merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '500.00', paymentId: 58 },
-  });
+  const { orderId } = await h.createOrder(userId, { kind: 'fiat_to_crypto', merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '500.00', paymentId: 58 });
   await h.submit({ type: 'reviewOrder', userId: 0, orderId, decision: 'approve' });
   return h.core.payments.state.orders.get(orderId) ?? expect.fail('no order');
 }

@@ -47,15 +47,7 @@ async function offRampWorld() {
     return { status, time: h.core.lastTs, seq: h.core.lastSeq };
   };
   const create = (toPendingFund = false): Promise<{ orderId: number }> =>
-    h.submit<{ orderId: number }>({
-      type: 'createPaymentOrder',
-      userId,
-      onBehalf: false,
-      clientId: '',
-      remark: '',
-      quoteId: '',
-      order: { kind: 'crypto_to_fiat', merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '10.0000', userPaymentId: toPendingFund ? 70 : userPaymentId },
-    });
+    h.createOrder(userId, { kind: 'crypto_to_fiat', merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', cryptoAmount: '10.0000', userPaymentId: toPendingFund ? 70 : userPaymentId });
   return { h, userId, order, stamped, create };
 }
 
