@@ -143,14 +143,10 @@ export class ClusterHost implements CoreHost {
    */
   async verify(options: { replay?: boolean }): Promise<VerifyReport> {
     const { seq, sums } = await this.history.flowSumsAt();
+    const replayed = options.replay === true ? (await recoverAsync(this.history, { deriveRows: false, ignoreSnapshots: true, untilSeq: seq })).core : undefined;
+    // The live core only if it is at that seq now: nothing awaits between this test and the check, so it cannot move on.
     const atSeq = this.core.lastSeq === seq ? this.core : (await recoverAsync(this.history, { deriveRows: false, untilSeq: seq })).core;
-    // Checked now, before the live core can move on (nothing below awaits).
-    const report = checkLedger(atSeq, sums, this.options.clock());
-    if (options.replay !== true) return report;
-    const replayed = (await recoverAsync(this.history, { deriveRows: false, ignoreSnapshots: true, untilSeq: seq })).core;
-    const atSeqAgain = this.core.lastSeq === seq ? this.core : atSeq;
-    const withReplay = checkLedger(atSeqAgain, sums, report.checkedAt, replayed);
-    return withReplay;
+    return checkLedger(atSeq, sums, this.options.clock(), replayed);
   }
 
   /** Starts (or resumes) reading the journal as a follower. */
