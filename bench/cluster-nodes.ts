@@ -9,7 +9,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './embedded-postgres.js';
+import { freePort } from '../test/support/free-port.js';
 import { startChildServer, type ChildServer } from './http-child.js';
 import { BOURSE_ENTRY, bourseEnv } from './http.js';
 

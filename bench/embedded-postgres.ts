@@ -6,9 +6,9 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../test/support/free-port.js';
 
 export interface PostgresServer {
   /** URL of the server's `postgres` database, where databases are created and dropped. */
@@ -22,18 +22,6 @@ export interface EmbeddedPostgresOptions {
   password: string;
   /** false: no fsync, no synchronous commit, no full-page writes (fast, and lost with the machine). */
   durable: boolean;
-}
-
-/** A port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Events on which the package's exit hook (async-exit-hook) would end the process its own way. */

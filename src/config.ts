@@ -80,16 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isSafeInteger(engineTimeoutMs) || engineTimeoutMs < 1) throw new ConfigError('BOURSE_ENGINE_TIMEOUT_MS must be a positive integer');
   const coreThread = env.BOURSE_CORE_THREAD ?? 'inline';
   if (coreThread !== 'inline' && coreThread !== 'worker') throw new ConfigError(`BOURSE_CORE_THREAD must be inline or worker, got ${coreThread}`);
-  const maxPendingCommands = Number(env.BOURSE_MAX_PENDING_COMMANDS ?? String(DEFAULT_MAX_QUEUED));
-  if (!Number.isSafeInteger(maxPendingCommands) || maxPendingCommands < 1 || maxPendingCommands > 1_000_000) {
-    throw new ConfigError('BOURSE_MAX_PENDING_COMMANDS must be an integer from 1 to 1000000');
-  }
+  const maxPendingCommands = boundedInteger(env, 'BOURSE_MAX_PENDING_COMMANDS', { default: DEFAULT_MAX_QUEUED, min: 1, max: 1_000_000 });
   const sandbox = env.BOURSE_SANDBOX ?? '1';
   if (sandbox !== '0' && sandbox !== '1') throw new ConfigError(`BOURSE_SANDBOX must be 0 or 1, got ${sandbox}`);
-  const wsMaxUnreadBytes = Number(env.BOURSE_WS_MAX_UNREAD_BYTES ?? String(WS_MAX_UNREAD_BYTES.default));
-  if (!Number.isSafeInteger(wsMaxUnreadBytes) || wsMaxUnreadBytes < WS_MAX_UNREAD_BYTES.min || wsMaxUnreadBytes > WS_MAX_UNREAD_BYTES.max) {
-    throw new ConfigError(`BOURSE_WS_MAX_UNREAD_BYTES must be an integer from ${WS_MAX_UNREAD_BYTES.min} to ${WS_MAX_UNREAD_BYTES.max}`);
-  }
+  const wsMaxUnreadBytes = boundedInteger(env, 'BOURSE_WS_MAX_UNREAD_BYTES', WS_MAX_UNREAD_BYTES);
   const host = env.HOST ?? '127.0.0.1';
   const cluster = postgres ? clusterConfig(env, host, port) : undefined;
   return {

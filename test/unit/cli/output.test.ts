@@ -1,11 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import { captureIo, startFakeAdmin, type FakeAdmin } from './fake-admin.js';
+import { freePort } from '../../support/free-port.js';
 
 let fake: FakeAdmin;
 let dataDir: string;
@@ -159,11 +158,3 @@ describe('bourse admin token', () => {
     expect(fake.requests).toEqual([]);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
