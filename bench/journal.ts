@@ -78,6 +78,9 @@ class RestingOrderApplier implements Applier {
       executedQty: '0',
       cummulativeQuoteQty: '0',
       status: 'NEW',
+      stopPrice: '0',
+      icebergQty: '0',
+      isWorking: true,
       time: stamped.ts,
       updateTime: stamped.ts,
     };

@@ -10,7 +10,10 @@ import type { WebhookCommand } from './webhook-commands.js';
 import type { ModuleRow } from '../payments/rows.js';
 
 export type Side = 'BUY' | 'SELL';
-export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER' | StopOrderType;
+/** The algo order types of docs/spot-api.md "Stop and iceberg orders": placed untriggered, fired by the last trade price. */
+export type StopOrderType = 'STOP_LOSS' | 'STOP_LOSS_LIMIT' | 'TAKE_PROFIT' | 'TAKE_PROFIT_LIMIT';
+export const STOP_ORDER_TYPES: readonly StopOrderType[] = ['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'];
 export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
 export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'PENDING_CANCEL' | 'REJECTED';
 export type SymbolStatus = 'TRADING' | 'HALT' | 'BREAK';
@@ -200,6 +203,10 @@ export interface PlaceOrderCommand {
   quantity: string;
   /** Limit price; absent for MARKET. */
   price?: string;
+  /** Trigger price of a stop order (docs/spot-api.md "Stop and iceberg orders"); absent otherwise. */
+  stopPrice?: string;
+  /** Visible part of an iceberg order, in base; absent otherwise. */
+  icebergQty?: string;
   clientOrderId?: string;
   /** Client's request time and window, checked against the sequencer's time (docs/spot-api.md "Timestamp and recvWindow"). */
   timestamp?: number;
@@ -235,6 +242,11 @@ export interface SetTradingConfigCommand {
   banBaseMs?: number;
   banMaxMs?: number;
   listenKeyTtlMs?: number;
+  /** Stop and iceberg orders (docs/spot-api.md "Stop and iceberg orders") and their limits. */
+  algoOrders?: boolean;
+  maxAlgoOrdersPerSymbol?: number;
+  maxAlgoOrdersPerAccount?: number;
+  maxIcebergParts?: number;
 }
 
 /** A26 (docs/spot-api.md "User data streams"): the edge drew `listenKey` (64 of [A-Za-z0-9]) for the account of `apiKey`, which issued it. */
@@ -326,6 +338,12 @@ export interface OrderRow {
   executedQty: string;
   cummulativeQuoteQty: string;
   status: OrderStatus;
+  /** `"0"` when unset. */
+  stopPrice: string;
+  /** `"0"` when unset. */
+  icebergQty: string;
+  /** Open and, for a stop order, triggered: what the record's `isWorking` and W1 `w` show. */
+  isWorking: boolean;
   time: number;
   updateTime: number;
 }

@@ -24,6 +24,11 @@ export interface Fill {
   makerDone: boolean;
 }
 
+/** Lots of an iceberg's visible part when `lots` remain of it: its peak, or the rest when smaller. */
+function visiblePart(lots: number, peakLots: number): number {
+  return peakLots > 0 && lots > peakLots ? peakLots : lots;
+}
+
 /** Why matching stopped. */
 export type StopReason =
   | 'complete' // nothing left to fill (MARKET BUY: the rest cannot buy one lot at the next level)
@@ -50,11 +55,19 @@ export class OrderBook {
     return this.resting.get(orderId);
   }
 
-  /** Places a resting order; the caller made sure it does not cross. */
-  add(orderId: number, accountId: number, isBuy: boolean, priceTicks: number, lots: number): RestingOrder {
+  /**
+   * Places a resting order; the caller made sure it does not cross. An iceberg (`peakLots` > 0)
+   * shows `visibleLots` of its `lots` (by default its peak, or all when fewer).
+   */
+  add(orderId: number, accountId: number, isBuy: boolean, priceTicks: number, lots: number, peakLots = 0, visibleLots = visiblePart(lots, peakLots)): RestingOrder {
     if (lots <= 0) throw new Error(`resting order ${orderId} needs lots > 0`);
+    if (visibleLots <= 0 || visibleLots > lots) throw new Error(`resting order ${orderId} shows ${visibleLots} of ${lots} lots`);
     if (this.resting.has(orderId)) throw new Error(`order ${orderId} already rests`);
-    const order = new RestingOrder(orderId, accountId, isBuy, priceTicks, lots);
+    const order = new RestingOrder(orderId, accountId, isBuy, priceTicks, visibleLots);
+    if (peakLots > 0) {
+      order.peakLots = peakLots;
+      order.hiddenLots = lots - visibleLots;
+    }
     (isBuy ? this.bids : this.asks).add(order);
     this.resting.set(orderId, order);
     this.version++;
@@ -80,14 +93,22 @@ export class OrderBook {
 
   /**
    * Lots a FOK taker could fill now: opposite liquidity within its limit, counted up to the first
-   * resting order of its own account (where self-trade prevention would stop it).
+   * resting order of its own account (where self-trade prevention would stop it). An iceberg's
+   * hidden lots count when nothing of the account rests at its level: its refills join the back
+   * of that level, behind any order of the account there.
    */
   fillableLots(isBuy: boolean, limitTicks: number, accountId: number, wantedLots: number): number {
     let lots = 0;
-    for (const order of (isBuy ? this.asks : this.bids).orders()) {
-      if (isBuy ? order.priceTicks > limitTicks : order.priceTicks < limitTicks) break;
-      if (order.accountId === accountId) break;
-      lots += order.remainingLots;
+    for (const level of (isBuy ? this.asks : this.bids).levelsBestFirst()) {
+      if (isBuy ? level.priceTicks > limitTicks : level.priceTicks < limitTicks) break;
+      let hidden = 0;
+      for (let order = level.head; order !== null; order = order.next) {
+        if (order.accountId === accountId) return lots;
+        lots += order.remainingLots;
+        hidden += order.hiddenLots;
+        if (lots >= wantedLots) return lots;
+      }
+      lots += hidden;
       if (lots >= wantedLots) break;
     }
     return lots;
@@ -115,8 +136,15 @@ export class OrderBook {
       if (maker === null) throw new Error(`empty level ${price}`);
       if (maker.accountId === taker.accountId) return 'self';
       const lots = Math.min(affordable, maker.remainingLots);
-      const makerDone = lots === maker.remainingLots;
-      if (makerDone) {
+      let makerDone = lots === maker.remainingLots;
+      if (makerDone && maker.hiddenLots > 0) {
+        // An iceberg's visible part is gone: its next part joins the back of the level (time priority lost).
+        level.remove(maker);
+        maker.remainingLots = visiblePart(maker.hiddenLots, maker.peakLots);
+        maker.hiddenLots -= maker.remainingLots;
+        level.append(maker);
+        makerDone = false;
+      } else if (makerDone) {
         side.remove(maker);
         this.resting.delete(maker.orderId);
         maker.remainingLots = 0;

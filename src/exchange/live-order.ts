@@ -1,5 +1,5 @@
 import { formatUnits } from '../core/decimal.js';
-import type { OrderRow, OrderStatus, OrderType, Side, TimeInForce } from '../core/types.js';
+import type { OrderRow, OrderStatus, OrderType, Side, StopOrderType, TimeInForce } from '../core/types.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import { perSpec } from './per-spec.js';
 
@@ -25,10 +25,40 @@ export interface LiveOrder {
   status: OrderStatus;
   time: number;
   updateTime: number;
+  /** A stop order's trigger price in ticks; 0 for any other order. */
+  stopPriceTicks: number;
+  /** An iceberg's visible part in lots; 0 for any other order. */
+  icebergLots: number;
+  /** A stop order waiting for its trigger: out of the book and of the open-order counts. */
+  untriggered: boolean;
 }
 
 export function isOpenStatus(status: OrderStatus): boolean {
   return status === 'NEW' || status === 'PARTIALLY_FILLED';
+}
+
+/** The kind of order a type works as once triggered (docs/spot-api.md "Stop and iceberg orders"): a stop-market fires a MARKET order, a stop-limit a LIMIT one. */
+export function workingType(type: OrderType): 'LIMIT' | 'MARKET' | 'LIMIT_MAKER' {
+  switch (type) {
+    case 'STOP_LOSS':
+    case 'TAKE_PROFIT':
+      return 'MARKET';
+    case 'STOP_LOSS_LIMIT':
+    case 'TAKE_PROFIT_LIMIT':
+      return 'LIMIT';
+    default:
+      return type;
+  }
+}
+
+export function isStopType(type: OrderType): type is StopOrderType {
+  return type === 'STOP_LOSS' || type === 'STOP_LOSS_LIMIT' || type === 'TAKE_PROFIT' || type === 'TAKE_PROFIT_LIMIT';
+}
+
+/** True for a stop that fires when the last price rises to its stop price (BUY stop-loss, SELL take-profit); false for one that fires when it falls to it. */
+export function triggersRising(type: StopOrderType, side: Side): boolean {
+  const isStopLoss = type === 'STOP_LOSS' || type === 'STOP_LOSS_LIMIT';
+  return isStopLoss === (side === 'BUY');
 }
 
 /** Entries a text cache holds before it starts afresh: a bound on memory, far above a book's working set. */
@@ -71,7 +101,7 @@ export const amountTexts = perSpec((spec) => new AmountTexts(spec));
 
 /** The order's record in its current state, as the store keeps it. */
 export function toOrderRow(order: LiveOrder, spec: SymbolSpec): OrderRow {
-  const isMarketBuy = order.type === 'MARKET' && order.side === 'BUY';
+  const isMarketBuy = order.side === 'BUY' && workingType(order.type) === 'MARKET';
   const texts = amountTexts(spec);
   return {
     orderId: order.orderId,
@@ -86,6 +116,9 @@ export function toOrderRow(order: LiveOrder, spec: SymbolSpec): OrderRow {
     executedQty: texts.quantity(order.executedLots),
     cummulativeQuoteQty: formatUnits(order.cumQuoteAtoms, spec.quotePrecision),
     status: order.status,
+    stopPrice: texts.price(order.stopPriceTicks),
+    icebergQty: texts.quantity(order.icebergLots),
+    isWorking: !order.untriggered && isOpenStatus(order.status),
     time: order.time,
     updateTime: order.updateTime,
   };

@@ -5,7 +5,6 @@ import { perSpec } from './per-spec.js';
 
 /** A value's bounds and step, in atto, with the refusal for each rule it can break. */
 interface RangeFilter {
-  param: string;
   min: bigint;
   max: bigint;
   step: bigint;
@@ -35,7 +34,6 @@ export class OrderFilters {
     const unit = spec.tickSizeAtto * spec.stepSizeAtto;
     this.minNotionalTickLots = (spec.minNotionalAtto * ATTO_ONE + unit - 1n) / unit;
     this.priceFilter = {
-      param: 'price',
       min: spec.minPriceAtto,
       max: spec.maxPriceAtto,
       step: spec.tickSizeAtto,
@@ -44,7 +42,6 @@ export class OrderFilters {
       offStep: 'PRICE_OFF_TICK',
     };
     this.quantityFilter = {
-      param: 'quantity',
       min: spec.minQtyAtto,
       max: spec.maxQtyAtto,
       step: spec.stepSizeAtto,
@@ -54,19 +51,19 @@ export class OrderFilters {
     };
   }
 
-  /** The price in ticks, or the order's refusal: malformed (-1102), or the price filter it breaks. */
-  priceTicks(text: string): number {
-    return this.priceTicksByText.get(text) ?? remember(this.priceTicksByText, text, this.units(text, this.priceFilter));
+  /** The price (or stop price) in ticks, or the order's refusal: malformed (-1102), or the price filter it breaks. */
+  priceTicks(text: string, param = 'price'): number {
+    return this.priceTicksByText.get(text) ?? remember(this.priceTicksByText, text, this.units(text, this.priceFilter, param));
   }
 
-  /** The base quantity in lots, or the order's refusal: malformed (-1102), or the quantity filter it breaks. */
-  lots(text: string): number {
-    return this.lotsByText.get(text) ?? remember(this.lotsByText, text, this.units(text, this.quantityFilter));
+  /** The base quantity (or iceberg part) in lots, or the order's refusal: malformed (-1102), or the quantity filter it breaks. */
+  lots(text: string, param = 'quantity'): number {
+    return this.lotsByText.get(text) ?? remember(this.lotsByText, text, this.units(text, this.quantityFilter, param));
   }
 
   /** `text` in whole steps of its filter, checked against its bounds in the order of docs/spot-api.md "Order validation". */
-  private units(text: string, filter: RangeFilter): number {
-    const atto = parseDecimal(text) ?? reject('MANDATORY_PARAM', [filter.param]);
+  private units(text: string, filter: RangeFilter, param: string): number {
+    const atto = parseDecimal(text) ?? reject('MANDATORY_PARAM', [param]);
     if (atto < filter.min) reject(filter.belowMin);
     if (atto > filter.max) reject(filter.aboveMax);
     if (atto % filter.step !== 0n) reject(filter.offStep);

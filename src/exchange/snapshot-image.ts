@@ -5,12 +5,13 @@ import type { AssetKind, UserType } from '../core/types.js';
  * each module's part under its name. Maps become arrays sorted by key, bigints decimal strings,
  * books their orders in priority order. Equal states give equal text, hence equal hashes.
  *
- * 7: each payment order holds its status log (`statusLog`). 6: an `ipBans` part (IP bans became journaled state). 5: a `listenKeys` part (listenKeys
+ * 8: the spot part holds the algo order settings, each symbol's last trade price and resting
+ * icebergs' visible parts, and orders their stop and iceberg members. 7: each payment order holds its status log (`statusLog`). 6: an `ipBans` part (IP bans became journaled state). 5: a `listenKeys` part (listenKeys
  * became journaled state). 4: the spot part holds the rate-limit settings of the trading config.
  * 3: one part per module, without them. 1 and 2 were flat. All are still read, see
  * snapshot-upgrade.ts.
  */
-export const IMAGE_VERSION = 7;
+export const IMAGE_VERSION = 8;
 
 export interface LedgerImage {
   counters: { nextUserId: number; nextAccountId: number; nextFlowId: number };

@@ -30,6 +30,14 @@ export type Version5Image = Omit<CoreImage, 'version'> & { version: 5 };
 /** Version 6: today's layout without the payment orders' status logs: each order's is empty (payments-image.ts `withEmptyStatusLogs`). */
 export type Version6Image = Omit<CoreImage, 'version'> & { version: 6 };
 
+/**
+ * Version 7: today's layout without the spot part's algo settings, last prices, iceberg parts and
+ * order stop members, which restore as the option off, no trade yet and no stop or iceberg orders
+ * (none existed). The last trade price before the upgrade is not known to such an image: stop
+ * orders placed before the next trade accept any stop price.
+ */
+export type Version7Image = Omit<CoreImage, 'version'> & { version: 7 };
+
 /** Versions 3 to 6: the payments part, when there is one, in today's layout. */
 function paymentsUpgraded(modules: CoreImage['modules']): CoreImage['modules'] {
   const payments = modules.payments as PaymentsImageBeforeStatusLog | undefined;
@@ -37,7 +45,8 @@ function paymentsUpgraded(modules: CoreImage['modules']): CoreImage['modules'] {
 }
 
 /** The same state in today's layout: each module's part under its name. */
-export function upgradeImage(old: OlderImage | Version3Image | Version4Image | Version5Image | Version6Image): CoreImage {
+export function upgradeImage(old: OlderImage | Version3Image | Version4Image | Version5Image | Version6Image | Version7Image): CoreImage {
+  if (old.version === 7) return { ...old, version: IMAGE_VERSION };
   if (old.version === 3 || old.version === 4 || old.version === 5 || old.version === 6) return { ...old, version: IMAGE_VERSION, modules: paymentsUpgraded(old.modules) };
   if (old.version !== 1 && old.version !== 2) throw new Error(`unknown snapshot version ${String((old as { version: unknown }).version)}`);
   const c = old.counters;

@@ -8,8 +8,8 @@ import { ClientOrderIds, type ClientOrderIdsImage } from './client-order-ids.js'
 import { sortedEntries, type CoreContext, type CoreModule } from './core-module.js';
 import type { LiveOrder } from './live-order.js';
 import { cancelOrder, cancelOrders, placeOrder } from './order-commands.js';
-import { SpotState } from './spot-state.js';
-import { restoreRateLimitSettings, setTradingConfig, type CoreLimits, type RateLimitSettings } from './trading-config.js';
+import { newSymbolState, SpotState } from './spot-state.js';
+import { restoreAlgoSettings, restoreRateLimitSettings, setTradingConfig, type AlgoSettings, type CoreLimits, type RateLimitSettings } from './trading-config.js';
 
 export type { SymbolState } from './spot-state.js';
 
@@ -28,6 +28,8 @@ export interface OrderLock {
 export interface SpotImage {
   counters: { nextOrderId: number; nextTradeId: number };
   limits: CoreLimits;
+  /** Since image version 8; absent from older images, which restore the option off. */
+  algo?: AlgoSettings;
   /** Since image version 4; absent from older images, which restore the defaults. */
   rateLimits?: RateLimitSettings;
   symbols: {
@@ -39,9 +41,17 @@ export interface SpotImage {
     bookVersion: number;
     bids: number[];
     asks: number[];
+    /** Since image version 8: the last trade price in ticks (absent: none yet). */
+    lastPriceTicks?: number;
+    /** Since image version 8: each resting iceberg's visible lots, as [orderId, lots] in book order. */
+    icebergsVisible?: [number, number][];
   }[];
-  /** Live orders as they are, their atom amounts as decimal text (JSON has no bigint). */
-  orders: (Omit<LiveOrder, 'quoteAmountAtoms' | 'cumQuoteAtoms' | 'lockedAtoms'> & { quoteAmountAtoms: string; cumQuoteAtoms: string; lockedAtoms: string })[];
+  /**
+   * Live orders as they are, their atom amounts as decimal text (JSON has no bigint). Orders of
+   * images before version 8 lack the stop and iceberg members (none existed): they restore as 0.
+   */
+  orders: (Omit<LiveOrder, 'quoteAmountAtoms' | 'cumQuoteAtoms' | 'lockedAtoms' | 'stopPriceTicks' | 'icebergLots' | 'untriggered'> &
+    Partial<Pick<LiveOrder, 'stopPriceTicks' | 'icebergLots' | 'untriggered'>> & { quoteAmountAtoms: string; cumQuoteAtoms: string; lockedAtoms: string })[];
   clientOrderIds: ClientOrderIdsImage;
 }
 
@@ -147,7 +157,7 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
       minNotionalAtto: decimalOrReject(cmd.minNotional, 'minNotional'),
     });
     if (typeof spec === 'string') reject('INVALID_PARAM_VALUE', ['symbol'], spec);
-    this.symbols.set(spec.symbol, { spec, book: new OrderBook() });
+    this.symbols.set(spec.symbol, newSymbolState(spec));
     return { symbol: spec.symbol, status: spec.status };
   }
 
@@ -162,6 +172,7 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
     return {
       counters: { nextOrderId: this.nextOrderId, nextTradeId: this.nextTradeId },
       limits: { ...this.limits },
+      algo: { ...this.algo },
       // Key order is the defaults': the object is only ever made from them and then assigned to.
       rateLimits: { ...this.rateLimits },
       symbols: sortedEntries(this.symbols).map(([, s]) => ({
@@ -173,6 +184,8 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
         bookVersion: s.book.version,
         bids: [...s.book.bids.orders()].map((o) => o.orderId),
         asks: [...s.book.asks.orders()].map((o) => o.orderId),
+        lastPriceTicks: s.lastPriceTicks,
+        icebergsVisible: [...s.book.bids.orders(), ...s.book.asks.orders()].filter((o) => o.peakLots > 0).map((o) => [o.orderId, o.remainingLots]),
       })),
       orders: [...this.liveOrders.values()]
         .sort((a, b) => a.orderId - b.orderId)
@@ -191,6 +204,7 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
     this.nextOrderId = image.counters.nextOrderId;
     this.nextTradeId = image.counters.nextTradeId;
     this.limits = { ...image.limits };
+    this.algo = restoreAlgoSettings(image.algo);
     this.rateLimits = restoreRateLimitSettings(image.rateLimits);
     for (const o of image.orders) {
       const order: LiveOrder = {
@@ -198,9 +212,16 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
         quoteAmountAtoms: BigInt(o.quoteAmountAtoms),
         cumQuoteAtoms: BigInt(o.cumQuoteAtoms),
         lockedAtoms: BigInt(o.lockedAtoms),
+        stopPriceTicks: o.stopPriceTicks ?? 0,
+        icebergLots: o.icebergLots ?? 0,
+        untriggered: o.untriggered ?? false,
       };
       this.liveOrders.set(order.orderId, order);
       this.openOrderIdsOf(order.accountId).add(order.orderId);
+      if (order.untriggered) {
+        this.countAlgoOrder(order.accountId, order.symbol, 1);
+        continue;
+      }
       const account = ledger.account(order.accountId);
       account.openOrderCount++;
       account.openOrdersBySymbol.set(order.symbol, (account.openOrdersBySymbol.get(order.symbol) ?? 0) + 1);
@@ -224,14 +245,19 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
       if (typeof spec === 'string') throw new Error(`snapshot symbol ${s.symbol}: ${spec}`);
       spec.status = s.status;
       const book = new OrderBook();
+      const visible = new Map(s.icebergsVisible ?? []);
       for (const orderId of [...s.bids, ...s.asks]) {
         const order = this.liveOrders.get(orderId);
         if (order === undefined) throw new Error(`snapshot book ${s.symbol} names unknown order ${orderId}`);
-        book.add(orderId, order.accountId, order.side === 'BUY', order.priceTicks, order.origLots - order.executedLots);
+        const lots = order.origLots - order.executedLots;
+        book.add(orderId, order.accountId, order.side === 'BUY', order.priceTicks, lots, order.icebergLots, visible.get(orderId) ?? lots);
       }
       book.version = s.bookVersion;
-      this.symbols.set(s.symbol, { spec, book });
+      const state = newSymbolState(spec, book);
+      state.lastPriceTicks = s.lastPriceTicks ?? 0;
+      this.symbols.set(s.symbol, state);
     }
+    for (const order of this.liveOrders.values()) if (order.untriggered) this.symbol(order.symbol).stops.add(order);
     this.clientOrderIds = ClientOrderIds.fromImage(image.clientOrderIds);
   }
 }

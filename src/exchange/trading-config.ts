@@ -15,6 +15,39 @@ export const DEFAULT_CORE_LIMITS: CoreLimits = {
   maxOpenOrdersPerAccount: 1000,
 };
 
+/** Stop and iceberg orders (docs/spot-api.md "Stop and iceberg orders"): off by default, so that clients see the platform. */
+export interface AlgoSettings {
+  algoOrders: boolean;
+  /** MAX_NUM_ALGO_ORDERS: untriggered stop orders per account and symbol. */
+  maxAlgoOrdersPerSymbol: number;
+  /** BROKER_MAX_NUM_ALGO_ORDERS: untriggered stop orders per account. */
+  maxAlgoOrdersPerAccount: number;
+  /** ICEBERG_PARTS: most parts an iceberg order may be cut into. */
+  maxIcebergParts: number;
+}
+
+export const DEFAULT_ALGO_SETTINGS: Readonly<AlgoSettings> = Object.freeze({
+  algoOrders: false,
+  maxAlgoOrdersPerSymbol: 5,
+  maxAlgoOrdersPerAccount: 100,
+  maxIcebergParts: 10,
+});
+
+const ALGO_COUNT_KEYS = ['maxAlgoOrdersPerSymbol', 'maxAlgoOrdersPerAccount', 'maxIcebergParts'] as const satisfies readonly (keyof AlgoSettings)[];
+
+/** The settings of a snapshot image; an image from before they existed has the defaults. */
+export function restoreAlgoSettings(image: Partial<AlgoSettings> | undefined): AlgoSettings {
+  const settings = { ...DEFAULT_ALGO_SETTINGS };
+  if (image?.algoOrders !== undefined) settings.algoOrders = image.algoOrders === true;
+  for (const key of ALGO_COUNT_KEYS) {
+    const value = image?.[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`snapshot algo limit ${key} is not a count: ${String(value)}`);
+    settings[key] = value;
+  }
+  return settings;
+}
+
 /**
  * Rate limits and bans of docs/spot-api.md "Rate limits" (also applied by area B) and the listenKey validity (docs/spot-api.md "User data streams").
  * The API's rate limiter enforces them; the core only holds them, so that an operator's change is
@@ -81,9 +114,10 @@ function positiveCount(value: number | undefined, param: string): number | undef
   return value;
 }
 
-/** What the trading config sets in the spot module: its open-order limits and the rate limits it holds for the API. */
+/** What the trading config sets in the spot module: its open-order limits, the algo order option and the rate limits it holds for the API. */
 export interface TradingSettings {
   limits: CoreLimits;
+  algo: AlgoSettings;
   rateLimits: RateLimitSettings;
 }
 
@@ -104,11 +138,21 @@ export function setTradingConfig(spot: TradingSettings, ledger: Ledger, cmd: Set
     const value = positiveCount(cmd[key], key);
     if (value !== undefined) rateLimits[key] = value;
   }
+  const algo: Partial<AlgoSettings> = {};
+  if (cmd.algoOrders !== undefined) {
+    if (typeof cmd.algoOrders !== 'boolean') reject('INVALID_PARAM_VALUE', ['algoOrders']);
+    algo.algoOrders = cmd.algoOrders;
+  }
+  for (const key of ALGO_COUNT_KEYS) {
+    const value = positiveCount(cmd[key], key);
+    if (value !== undefined) algo[key] = value;
+  }
   if (perSymbol !== undefined) spot.limits.maxOpenOrdersPerSymbol = perSymbol;
   if (perAccount !== undefined) spot.limits.maxOpenOrdersPerAccount = perAccount;
   if (maker !== undefined) ledger.defaultMakerFeeRate = maker;
   if (taker !== undefined) ledger.defaultTakerFeeRate = taker;
   Object.assign(spot.rateLimits, rateLimits);
+  Object.assign(spot.algo, algo);
   return tradingConfigView({ spot, ledger });
 }
 
@@ -120,5 +164,6 @@ export function tradingConfigView({ spot, ledger }: TradingConfigHolder): Record
     maxOpenOrdersPerAccount: spot.limits.maxOpenOrdersPerAccount,
     defaultMakerFeeRate: formatFeeRate(ledger.defaultMakerFeeRate),
     defaultTakerFeeRate: formatFeeRate(ledger.defaultTakerFeeRate),
+    ...spot.algo,
   };
 }

@@ -1,6 +1,7 @@
-import { BourseError, reject } from '../../core/errors.js';
+import { BourseError } from '../../core/errors.js';
 import { insideRecvWindow } from '../../core/recv-window.js';
-import type { OrderRow, OrderType, PlaceOrderCommand, Side, TimeInForce } from '../../core/types.js';
+import { STOP_ORDER_TYPES, type OrderRow, type OrderType, type PlaceOrderCommand, type Side, type TimeInForce } from '../../core/types.js';
+import { isStopType, workingType } from '../../exchange/live-order.js';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { CancelOrderResult, PlaceOrderResult } from '../../exchange/order-commands.js';
 import { requireKey, type Endpoint, type ParamDoc, type RequestContext } from '../endpoint.js';
@@ -13,6 +14,7 @@ import {
   readString,
   readSymbol,
   readTimeRange,
+  type DecimalParam,
 } from '../params.js';
 import { arrayOf, constant, object } from '../response-schema.js';
 import {
@@ -27,8 +29,7 @@ import {
 import { newOrderReply, orderRecord } from './views.js';
 
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
-const ORDER_TYPES: readonly OrderType[] = ['LIMIT', 'MARKET', 'LIMIT_MAKER'];
-const UNAVAILABLE_TYPES = ['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT', 'MARKET_OF_PAYOUT'];
+const ORDER_TYPES: readonly OrderType[] = ['LIMIT', 'MARKET', 'LIMIT_MAKER', ...STOP_ORDER_TYPES];
 const TIME_IN_FORCE: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK'];
 
 /** A listed symbol, or -1121 (seed: an unknown symbol, well-formed or not). */
@@ -41,32 +42,37 @@ export function symbolParam(ctx: RequestContext, name = 'symbol', required = fal
 }
 
 /**
- * A11/A12 parameters in the order of docs/spot-api.md "Order validation" steps 1–4; the core does
- * steps 5–12. The request must be inside its recvWindow now (docs/spot-api.md "Order of checks"),
- * and is checked again when the core takes it.
+ * A11/A12 parameters in the order of docs/spot-api.md "Order validation" steps 1–4, with the stop
+ * and iceberg parameters of "Stop and iceberg orders" at steps 3–4; the core does steps 5–12. The
+ * request must be inside its recvWindow now (docs/spot-api.md "Order of checks"), and is checked
+ * again when the core takes it.
  */
 function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
   const { recvWindow } = ctx;
   const timestamp = readLong(ctx.params, 'timestamp', { required: true });
   if (!insideRecvWindow(timestamp, recvWindow, ctx.exchange.clock())) throw new BourseError('TIMESTAMP_OUTSIDE_RECV_WINDOW');
   const params = ctx.params;
+  const algoOrders = ctx.exchange.core.spot.algo.algoOrders;
   const state = symbolParam(ctx, 'symbol', true) as SymbolState;
   const side = readEnum(params, 'side', SIDES, { required: true, errorName: 'INVALID_SIDE' });
   const typeText = readString(params, 'type', { pattern: /^.*$/s, required: true }).toUpperCase();
-  if (UNAVAILABLE_TYPES.includes(typeText)) throw new BourseError('ORDER_TYPE_UNAVAILABLE');
-  const type = ORDER_TYPES.find((t) => t === typeText) ?? reject('INVALID_ORDER_TYPE');
+  const type = ORDER_TYPES.find((t) => t === typeText);
+  if (typeText === 'MARKET_OF_PAYOUT' || (type !== undefined && isStopType(type) && !algoOrders)) throw new BourseError('ORDER_TYPE_UNAVAILABLE');
+  if (type === undefined) throw new BourseError('INVALID_ORDER_TYPE');
+  const working = workingType(type);
   const timeInForce = readEnum(params, 'timeInForce', TIME_IN_FORCE, { errorName: 'INVALID_TIF' }) ?? 'GTC';
   readEnum(params, 'assetType', ['CASH']);
   const clientOrderId = readClientOrderId(params, 'newClientOrderId');
-  for (const name of ['stopPrice', 'icebergQty']) {
-    const value = readDecimal(params, name);
-    if (value !== undefined && value.atto > 0n) throw new BourseError('PARAM_NOT_REQUIRED', [name]);
-  }
-  const isMarketBuy = type === 'MARKET' && side === 'BUY';
+  // "0" is what a record shows for an unset stop price or iceberg quantity: sent, it means unset.
+  const stopPrice = positive(readDecimal(params, 'stopPrice'));
+  const icebergQty = positive(readDecimal(params, 'icebergQty'));
+  if (stopPrice !== undefined && !isStopType(type)) throw new BourseError('PARAM_NOT_REQUIRED', ['stopPrice']);
+  if (icebergQty !== undefined && (!algoOrders || working === 'MARKET')) throw new BourseError('PARAM_NOT_REQUIRED', ['icebergQty']);
+  const isMarketBuy = working === 'MARKET' && side === 'BUY';
   const quoteOrderQty = readDecimal(params, 'quoteOrderQty');
   if (quoteOrderQty !== undefined && !isMarketBuy) throw new BourseError('PARAM_NOT_REQUIRED', ['quoteOrderQty']);
   const quantity = readDecimal(params, 'quantity');
-  const price = type === 'MARKET' ? undefined : readDecimal(params, 'price', { required: true });
+  const price = working === 'MARKET' ? undefined : readDecimal(params, 'price', { required: true });
   let amount: string;
   if (isMarketBuy) {
     if (quantity !== undefined && quoteOrderQty !== undefined) throw new BourseError('INVALID_COMBINATION');
@@ -75,8 +81,10 @@ function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
     amount = given.text;
   } else {
     if (quantity === undefined) throw new BourseError('MANDATORY_PARAM', ['quantity']);
+    if (icebergQty !== undefined && icebergQty.atto >= quantity.atto) throw new BourseError('ILLEGAL_CHARS', ['icebergQty', '0 < icebergQty < quantity']);
     amount = quantity.text;
   }
+  if (isStopType(type) && stopPrice === undefined) throw new BourseError('MANDATORY_PARAM', ['stopPrice']);
   const command: PlaceOrderCommand = {
     type: 'placeOrder',
     accountId: requireKey(ctx).accountId,
@@ -88,10 +96,16 @@ function orderCommand(ctx: RequestContext, test: boolean): PlaceOrderCommand {
     timestamp,
   };
   if (price !== undefined) command.price = price.text;
+  if (stopPrice !== undefined) command.stopPrice = stopPrice.text;
+  if (icebergQty !== undefined) command.icebergQty = icebergQty.text;
   if (clientOrderId !== undefined) command.clientOrderId = clientOrderId;
   if (recvWindow !== undefined) command.recvWindow = recvWindow;
   if (test) command.test = true;
   return command;
+}
+
+function positive(value: DecimalParam | undefined): DecimalParam | undefined {
+  return value !== undefined && value.atto > 0n ? value : undefined;
 }
 
 /** The order named by id and/or client id (A13, A14): -1102 when neither, -2013 when none or two. */
@@ -126,6 +140,8 @@ const ORDER_PARAMS: readonly ParamDoc[] = [
   { name: 'quantity', type: 'DECIMAL', description: 'base quantity; for MARKET BUY the quote amount' },
   { name: 'quoteOrderQty', type: 'DECIMAL', description: 'MARKET BUY quote amount (instead of quantity)' },
   { name: 'price', type: 'DECIMAL' },
+  { name: 'stopPrice', type: 'DECIMAL', description: 'stop orders only (the algoOrders option; else > 0 is -1106)' },
+  { name: 'icebergQty', type: 'DECIMAL', description: 'iceberg part of a GTC limit order (the algoOrders option; else > 0 is -1106)' },
   { name: 'newClientOrderId', type: 'STRING' },
   { name: 'assetType', type: 'STRING', description: 'CASH only' },
 ];

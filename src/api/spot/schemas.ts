@@ -29,7 +29,7 @@ export const millisText: JsonSchema = described(digits, 'ms since the Unix epoch
 export const emptyObject: JsonSchema = object({});
 
 const SIDES = ['BUY', 'SELL'];
-const ORDER_TYPES = ['LIMIT', 'MARKET', 'LIMIT_MAKER'];
+const ORDER_TYPES = ['LIMIT', 'MARKET', 'LIMIT_MAKER', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'];
 const TIME_IN_FORCE = ['GTC', 'IOC', 'FOK'];
 const ORDER_STATUSES = ['NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'PENDING_CANCEL', 'REJECTED'];
 
@@ -49,8 +49,8 @@ const ORDER_MEMBERS: Readonly<Record<string, JsonSchema>> = {
   timeInForce: oneOfValues(TIME_IN_FORCE),
   type: oneOfValues(ORDER_TYPES),
   side: oneOfValues(SIDES),
-  stopPrice: constant('0'),
-  icebergQty: constant('0'),
+  stopPrice: described(decimal, '"0" unless a stop order (the algoOrders option)'),
+  icebergQty: described(decimal, '"0" unless an iceberg order (the algoOrders option)'),
   time: millisText,
   updateTime: millisText,
   isWorking: boolean,

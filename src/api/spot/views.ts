@@ -22,7 +22,6 @@ export function averagePrice(row: OrderRow, spec: SymbolSpec | undefined): strin
 
 /** The order record of docs/spot-api.md "Orders". */
 export function orderRecord(row: OrderRow, spec: SymbolSpec | undefined): Record<string, unknown> {
-  const isWorking = row.status === 'NEW' || row.status === 'PARTIALLY_FILLED';
   return {
     accountId: String(row.accountId),
     exchangeId: EXCHANGE_ID,
@@ -39,11 +38,11 @@ export function orderRecord(row: OrderRow, spec: SymbolSpec | undefined): Record
     timeInForce: row.timeInForce,
     type: row.type,
     side: row.side,
-    stopPrice: '0',
-    icebergQty: '0',
+    stopPrice: row.stopPrice,
+    icebergQty: row.icebergQty,
     time: String(row.time),
     updateTime: String(row.updateTime),
-    isWorking,
+    isWorking: row.isWorking,
   };
 }
 

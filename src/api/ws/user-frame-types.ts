@@ -27,6 +27,10 @@ export interface ExecutionReport {
   m: boolean;
   O: string;
   Z: string;
+  /** Stop price, `"0"` when unset (a Bourse addition, docs/spot-api.md "Stop and iceberg orders"). */
+  P: string;
+  /** Iceberg quantity, `"0"` when unset (a Bourse addition). */
+  F: string;
 }
 
 export interface TicketInfo {

@@ -1,6 +1,5 @@
 import { formatUnits } from '../../core/decimal.js';
 import type { BalanceEvent, OrderEvent } from '../../core/types.js';
-import { isOpenStatus } from '../../exchange/live-order.js';
 import type { ExecutionReport, OutboundAccountInfo, TicketInfo } from './user-frame-types.js';
 
 /** The frames of the user data stream (docs/websocket.md "User data stream" "Events", shapes in user-frame-types.ts), built from the core's events. */
@@ -27,10 +26,12 @@ export function executionReport(event: OrderEvent): ExecutionReport {
     n: fill?.commission ?? '0',
     N: fill?.commissionAsset ?? '',
     u: true,
-    w: isOpenStatus(order.status),
+    w: order.isWorking,
     m: fill?.isMaker ?? false,
     O: String(order.time),
     Z: order.cummulativeQuoteQty,
+    P: order.stopPrice,
+    F: order.icebergQty,
   };
 }
 

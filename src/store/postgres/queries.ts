@@ -9,7 +9,7 @@ import { ATTO_SCALE, formatAtto } from '../../core/decimal.js';
 import type { DepositRow, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
 import { checkLimit, flowPage, fundingPage, orderPage, tradePage, withdrawalKeyConditions, type CountedPage, type HistoryPage, type SqlValue } from '../sql-shapes.js';
 import type { FlowQuery, FlowSum, FundingQuery, OrderQuery, TradeQuery, WithdrawalKey } from '../store.js';
-import { DEPOSIT_SELECT, FLOW_SELECT, ORDER_SELECT, TRADE_SELECT, WITHDRAWAL_SELECT, tradeFromStored, type StoredTrade } from '../sqlite/rows.js';
+import { DEPOSIT_SELECT, FLOW_SELECT, ORDER_SELECT, TRADE_SELECT, WITHDRAWAL_SELECT, orderFromStored, tradeFromStored, type StoredOrder, type StoredTrade } from '../sqlite/rows.js';
 import { PgWhere, quotedAliases } from './sql.js';
 
 const ORDERS = quotedAliases(ORDER_SELECT);
@@ -52,12 +52,13 @@ export class PgQueries {
 }
 
 export class PgReadModel extends PgQueries {
-  getOrder(accountId: number, orderId: number): Promise<OrderRow | undefined> {
-    return this.first(`SELECT ${ORDERS} FROM bourse.orders WHERE order_id = $1 AND account_id = $2`, [orderId, accountId]);
+  async getOrder(accountId: number, orderId: number): Promise<OrderRow | undefined> {
+    const stored = await this.first<StoredOrder>(`SELECT ${ORDERS} FROM bourse.orders WHERE order_id = $1 AND account_id = $2`, [orderId, accountId]);
+    return stored === undefined ? undefined : orderFromStored(stored);
   }
 
   async listOrders(query: OrderQuery): Promise<OrderRow[]> {
-    return this.historyPage(ORDERS, orderPage(query));
+    return (await this.historyPage<StoredOrder>(ORDERS, orderPage(query))).map(orderFromStored);
   }
 
   /** The buyer's row of each trade with an id above `afterTradeId`, by id: one row per trade, all symbols. */

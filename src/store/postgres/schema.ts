@@ -293,6 +293,17 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE bourse.documents ALTER COLUMN content SET STORAGE EXTERNAL;
     `,
   },
+  {
+    version: 3,
+    name: 'stop and iceberg orders',
+    // Orders stored before had neither; an open one was working.
+    sql: `
+      ALTER TABLE bourse.orders ADD COLUMN stop_price TEXT NOT NULL DEFAULT '0';
+      ALTER TABLE bourse.orders ADD COLUMN iceberg_qty TEXT NOT NULL DEFAULT '0';
+      ALTER TABLE bourse.orders ADD COLUMN is_working BIGINT NOT NULL DEFAULT 0;
+      UPDATE bourse.orders SET is_working = 1 WHERE status IN ('NEW', 'PARTIALLY_FILLED');
+    `,
+  },
 ];
 
 /**

@@ -9,7 +9,7 @@ import { formatAtto, parseSignedDecimal, unitsToAtto } from '../../core/decimal.
 import type { DepositRow, FlowPosting, FlowRow, OrderRow, TradeRow, WithdrawalRow } from '../../core/types.js';
 import type { FlowQuery, FlowSum, FundingQuery, OrderQuery, TradeQuery, WithdrawalKey } from '../store.js';
 import { checkLimit, flowPage, fundingPage, orderPage, tradePage, withdrawalKeyConditions, type Condition, type CountedPage, type HistoryPage, type SqlValue } from '../sql-shapes.js';
-import { DEPOSIT_SELECT, FLOW_SELECT, ORDER_SELECT, TRADE_SELECT, WITHDRAWAL_SELECT, tradeFromStored, type StoredTrade } from './rows.js';
+import { DEPOSIT_SELECT, FLOW_SELECT, ORDER_SELECT, TRADE_SELECT, WITHDRAWAL_SELECT, orderFromStored, tradeFromStored, type StoredOrder, type StoredTrade } from './rows.js';
 
 /** Conjunction of conditions, bound with `?` as written; an undefined value leaves its condition out. */
 export class Where {
@@ -79,11 +79,12 @@ export class ReadModel extends StatementCache {
   }
 
   getOrder(accountId: number, orderId: number): OrderRow | undefined {
-    return this.first(`SELECT ${ORDER_SELECT} FROM orders WHERE order_id = ? AND account_id = ?`, [orderId, accountId]);
+    const stored = this.first<StoredOrder>(`SELECT ${ORDER_SELECT} FROM orders WHERE order_id = ? AND account_id = ?`, [orderId, accountId]);
+    return stored === undefined ? undefined : orderFromStored(stored);
   }
 
   listOrders(query: OrderQuery): OrderRow[] {
-    return this.historyPage(ORDER_SELECT, orderPage(query));
+    return this.historyPage<StoredOrder>(ORDER_SELECT, orderPage(query)).map(orderFromStored);
   }
 
   /** The buyer's row of each trade with an id above `afterTradeId`, by id: one row per trade, all symbols. */

@@ -24,6 +24,9 @@ const ORDER_INSERT_COLUMNS = [
   'status',
   'time',
   'update_time',
+  'stop_price',
+  'iceberg_qty',
+  'is_working',
 ] as const;
 
 function orderValues(o: OrderRow): SqlValue[] {
@@ -42,12 +45,23 @@ function orderValues(o: OrderRow): SqlValue[] {
     o.status,
     o.time,
     o.updateTime,
+    o.stopPrice,
+    o.icebergQty,
+    o.isWorking ? 1 : 0,
   ];
 }
 
 export const ORDER_SELECT = `order_id AS orderId, account_id AS accountId, symbol, client_order_id AS clientOrderId,
   side, type, time_in_force AS timeInForce, price, orig_qty AS origQty, executed_qty AS executedQty,
-  cummulative_quote_qty AS cummulativeQuoteQty, status, time, update_time AS updateTime`;
+  cummulative_quote_qty AS cummulativeQuoteQty, status, stop_price AS stopPrice, iceberg_qty AS icebergQty,
+  is_working AS isWorking, time, update_time AS updateTime`;
+
+/** An order as its table holds it: `isWorking` as 0 or 1. */
+export type StoredOrder = Omit<OrderRow, 'isWorking'> & { isWorking: number };
+
+export function orderFromStored(o: StoredOrder): OrderRow {
+  return { ...o, isWorking: o.isWorking === 1 };
+}
 
 const TRADE_INSERT_COLUMNS = [
   'trade_id',

@@ -254,6 +254,17 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO projection (id, seq) SELECT 1, coalesce(max(seq), 0) FROM journal;
     `,
   },
+  {
+    version: 8,
+    name: 'stop and iceberg orders',
+    // Orders stored before had neither; an open one was working.
+    sql: `
+      ALTER TABLE orders ADD COLUMN stop_price TEXT NOT NULL DEFAULT '0';
+      ALTER TABLE orders ADD COLUMN iceberg_qty TEXT NOT NULL DEFAULT '0';
+      ALTER TABLE orders ADD COLUMN is_working INTEGER NOT NULL DEFAULT 0;
+      UPDATE orders SET is_working = 1 WHERE status IN ('NEW', 'PARTIALLY_FILLED');
+    `,
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

@@ -167,6 +167,9 @@ describe('Sequencer', () => {
             executedQty: '0',
             cummulativeQuoteQty: '0',
             status: 'NEW',
+            stopPrice: '0',
+            icebergQty: '0',
+            isWorking: true,
             time: 0,
             updateTime: 0,
           });

@@ -15,6 +15,9 @@ const row = (orderId: number, status: OrderRow['status'], updateTime: number): O
   executedQty: status === 'FILLED' ? '0.1' : '0',
   cummulativeQuoteQty: status === 'FILLED' ? '3000' : '0',
   status,
+  stopPrice: '0',
+  icebergQty: '0',
+  isWorking: status === 'NEW' || status === 'PARTIALLY_FILLED',
   time: 1,
   updateTime,
 });

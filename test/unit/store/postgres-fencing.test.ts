@@ -32,6 +32,9 @@ function orderRow(orderId: number): OrderRow {
     executedQty: '0',
     cummulativeQuoteQty: '0',
     status: 'NEW',
+    stopPrice: '0',
+    icebergQty: '0',
+    isWorking: true,
     time: 1,
     updateTime: 1,
   };

@@ -35,6 +35,7 @@ describe('SqliteStore on a file', () => {
         { version: 5, name: 'area B webhooks and their outbox' },
         { version: 6, name: 'write probe' },
         { version: 7, name: 'projection mark' },
+        { version: 8, name: 'stop and iceberg orders' },
       ]);
     } finally {
       reader.close();
@@ -49,7 +50,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (7)',
+      'database schema version 99 is newer than this server knows (8)',
     );
   });
 });

@@ -112,6 +112,9 @@ const order: OrderRow = {
   executedQty: '0.004',
   cummulativeQuoteQty: '120',
   status: 'PARTIALLY_FILLED',
+  stopPrice: '0',
+  icebergQty: '0',
+  isWorking: true,
   time: 1_700_000_000_000,
   updateTime: 1_700_000_000_500,
 };

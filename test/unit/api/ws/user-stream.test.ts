@@ -24,6 +24,7 @@ function apiKey(apiKey: string, accountId: number, permissions: ApiKeyRecord['pe
 }
 
 function order(overrides: Partial<OrderRow>): OrderRow {
+  const status = overrides.status ?? 'NEW';
   return {
     orderId: 52001,
     accountId: ALICE,
@@ -37,6 +38,9 @@ function order(overrides: Partial<OrderRow>): OrderRow {
     executedQty: '0',
     cummulativeQuoteQty: '0',
     status: 'NEW',
+    stopPrice: '0',
+    icebergQty: '0',
+    isWorking: status === 'NEW' || status === 'PARTIALLY_FILLED',
     time: T0,
     updateTime: T0,
     ...overrides,
@@ -97,6 +101,8 @@ const acceptedReport = {
   m: false,
   O: '1700000000000',
   Z: '0',
+  P: '0',
+  F: '0',
 };
 const fillReport = { ...acceptedReport, X: 'PARTIALLY_FILLED', M: '51990', l: '0.004', z: '0.004', L: '30000', n: '0.000004', N: 'BTC', Z: '120' };
 const ticket = { e: 'ticketInfo', E: '1700000000400', s: 'BTCUSDT', q: '0.004', t: '1700000000400', p: '30000', T: '9001', o: '52001', c: 'my-1', O: '51990', a: '1001', m: false, S: 'BUY' };
@@ -265,7 +271,7 @@ describe('W1 user data stream', () => {
       expect(await alice.nextText()).toBe(
         '[{"e":"executionReport","E":"1700000000400","s":"BTCUSDT","c":"my-1","S":"BUY","o":"LIMIT","f":"GTC","q":"0.01","p":"30000",' +
           '"X":"PARTIALLY_FILLED","i":"52001","M":"51990","l":"0.004","z":"0.004","L":"30000","n":"0.000004","N":"BTC",' +
-          '"u":true,"w":true,"m":false,"O":"1700000000000","Z":"120"},' +
+          '"u":true,"w":true,"m":false,"O":"1700000000000","Z":"120","P":"0","F":"0"},' +
           '{"e":"ticketInfo","E":"1700000000400","s":"BTCUSDT","q":"0.004","t":"1700000000400","p":"30000","T":"9001",' +
           '"o":"52001","c":"my-1","O":"51990","a":"1001","m":false,"S":"BUY"}]',
       );
