@@ -297,7 +297,7 @@ function addConfigCommands(parent: Command, path: string, request: Request, ctx:
     });
   parent
     .command('set <key=value...>')
-    .description('change settings; each value takes the type of the setting it replaces')
+    .description('change settings, each as key=value or key value; a value takes the JSON type of the setting it replaces (a switch takes only true or false)')
     .action(async (assignments: string[]) => {
       // Read without printing: only the PATCH answer is this command's output.
       const current = await (await ctx.client()).send('GET', path);

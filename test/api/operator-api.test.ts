@@ -32,6 +32,10 @@ const DEFAULT_CONFIG = {
   banStrikes: 20,
   banBaseMs: 120000,
   banMaxMs: 259200000,
+  algoOrders: false,
+  maxAlgoOrdersPerSymbol: 5,
+  maxAlgoOrdersPerAccount: 100,
+  maxIcebergParts: 10,
 };
 
 /** Moves a table row's request body to the end, so that titles can print the codes that follow it. */
@@ -512,6 +516,34 @@ describe('operator API /admin/v1', () => {
       }
     });
 
+    it('when algoOrders and the algo limits are patched, then the answer and later reads show them, and the option decides whether a stop order is accepted', async () => {
+      // A market of its own that has never traded: any stop price is accepted there.
+      await op.listUsdtMarket({ asset: 'STP', precision: 8, chains: ['STP'] });
+      const owner = await op.member({ USDT: '1000' });
+      const stopOrder = (newClientOrderId: string) =>
+        owner.client.signed('POST', '/openapi/v1/order', { symbol: 'STPUSDT', side: 'BUY', type: 'STOP_LOSS_LIMIT', timeInForce: 'GTC', quantity: '1', price: '100', stopPrice: '99', newClientOrderId });
+      try {
+        expectRefusal(await stopOrder('algo-off'), 400, -1116);
+        const algo = { algoOrders: true, maxAlgoOrdersPerSymbol: 2, maxAlgoOrdersPerAccount: 3, maxIcebergParts: 4 };
+        const patched = await admin.send('PATCH', '/trading/config', algo);
+        expect(patched.status).toBe(200);
+        expect(patched.body).toEqual({ ...DEFAULT_CONFIG, ...algo });
+        expect((await admin.send('GET', '/trading/config')).body).toEqual({ ...DEFAULT_CONFIG, ...algo });
+        const placed = await stopOrder('algo-on');
+        expect(placed.status).toBe(200);
+        expect(placed.body).toMatchObject({ type: 'STOP_LOSS_LIMIT', status: 'NEW', stopPrice: '99' });
+
+        // Off again: new stop orders are refused, the one placed stays open.
+        expect((await admin.send('PATCH', '/trading/config', { algoOrders: false })).body).toEqual({ ...DEFAULT_CONFIG, ...algo, algoOrders: false });
+        expectRefusal(await stopOrder('algo-off-again'), 400, -1116);
+        const open = (await owner.client.signed('GET', '/openapi/v1/openOrders', { symbol: 'STPUSDT' })).body as { clientOrderId: string }[];
+        expect(open.map((order) => order.clientOrderId)).toEqual(['algo-on']);
+      } finally {
+        await admin.send('PATCH', '/trading/config', { algoOrders: false, maxAlgoOrdersPerSymbol: 5, maxAlgoOrdersPerAccount: 100, maxIcebergParts: 10 });
+      }
+      expect((await admin.send('GET', '/trading/config')).body).toEqual(DEFAULT_CONFIG);
+    });
+
     it.each(
       bodyLast<Record<string, unknown>, [number]>([
       ['ordersPerSecond 0', { ordersPerSecond: 0 }, -1130],
@@ -520,6 +552,14 @@ describe('operator API /admin/v1', () => {
       ['requestWeightPerMinute 1.5', { requestWeightPerMinute: 1.5 }, -1100],
       ['a default fee over 0.1', { defaultTakerFeeRate: '0.11' }, -1130],
       ['a good value next to a bad one', { ordersPerDay: 5, maxOpenOrdersPerAccount: 0 }, -1130],
+      ['algoOrders as the string "true"', { algoOrders: 'true' }, -1100],
+      ['algoOrders 1', { algoOrders: 1 }, -1100],
+      ['algoOrders an array', { algoOrders: [true] }, -1100],
+      ['maxAlgoOrdersPerSymbol 0', { maxAlgoOrdersPerSymbol: 0 }, -1130],
+      ['maxAlgoOrdersPerAccount 1.5', { maxAlgoOrdersPerAccount: 1.5 }, -1100],
+      ['maxIcebergParts as the string "5.0"', { maxIcebergParts: '5.0' }, -1100],
+      ['maxIcebergParts -1', { maxIcebergParts: -1 }, -1100],
+      ['algoOrders true next to a bad limit', { algoOrders: true, maxIcebergParts: 0 }, -1130],
       ]),
     )('when the patch has %s, then 400 %i and no setting changes', async (_what, code, body) => {
       const before = (await admin.send('GET', '/trading/config')).body;
@@ -535,6 +575,16 @@ describe('operator API /admin/v1', () => {
       const answer = await admin.send('PATCH', '/trading/config', { requestWeightPerMinute: value });
       expect(answer.status).toBe(status);
       expect(answer.body).toEqual({ code, msg });
+    });
+
+    it.each([
+      ['algoOrders', '"true"', 'true', "Illegal characters found in parameter 'algoOrders'; legal range is 'true or false'."],
+      ['maxIcebergParts', '"5.0"', '5.0', "Illegal characters found in parameter 'maxIcebergParts'; legal range is '1-9007199254740991'."],
+      ['maxAlgoOrdersPerSymbol', '1.5', 1.5, "Illegal characters found in parameter 'maxAlgoOrdersPerSymbol'; legal range is '1-9007199254740991'."],
+    ])('when %s is %s, then 400 -1100 says which JSON values it takes', async (name, _what, value, msg) => {
+      const answer = await admin.send('PATCH', '/trading/config', { [name]: value });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ code: -1100, msg });
     });
   });
 

@@ -4,10 +4,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBourse, type CliRun } from '../support/cli-run.js';
 import { AdminClient, request, type HttpAnswer } from '../support/clients.js';
+import { Operator } from '../support/fixtures.js';
 import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
 
 /** The operator's change: a weight limit a test reaches in a few requests, and a 30-minute first ban after 2 strikes. */
 const PATCH = { requestWeightPerMinute: 4, banStrikes: 2, banBaseMs: 1_800_000 };
+/** Stop and iceberg orders on, at most one untriggered stop order per account and symbol. */
+const ALGO = { algoOrders: true, maxAlgoOrdersPerSymbol: 1, maxAlgoOrdersPerAccount: 50, maxIcebergParts: 3 };
 
 const DEFAULTS = {
   requestWeightPerMinute: 3000,
@@ -21,6 +24,10 @@ const DEFAULTS = {
   maxOpenOrdersPerAccount: 1000,
   defaultMakerFeeRate: '0.001',
   defaultTakerFeeRate: '0.001',
+  algoOrders: false,
+  maxAlgoOrdersPerSymbol: 5,
+  maxAlgoOrdersPerAccount: 100,
+  maxIcebergParts: 10,
 };
 
 /** `GET /openapi/v1/pairs` (weight 1) until the first answer that is not 200; at most `limit` + 1 of them in one minute. */
@@ -53,23 +60,43 @@ async function expectEnforced(url: string): Promise<void> {
   expect(retryAfterSec).toBeLessThanOrEqual(1800);
 }
 
+/**
+ * The core itself follows ALGO, not only the config's view: a stop order is accepted (the option
+ * is on) and a second one on the same symbol is MAX_NUM_ALGO_ORDERS's -2010 (the limit is 1).
+ */
+async function expectAlgoEnforced(t: TestServer, asset: string): Promise<void> {
+  const op = new Operator(t);
+  // A market of its own that has never traded: any stop price is accepted there.
+  await op.listUsdtMarket({ asset, precision: 8, chains: [asset] });
+  const owner = await op.member({ USDT: '1000' });
+  const stopOrder = { symbol: `${asset}USDT`, side: 'BUY', type: 'STOP_LOSS_LIMIT', timeInForce: 'GTC', quantity: '1', price: '100', stopPrice: '99' };
+  expect((await owner.client.signed('POST', '/openapi/v1/order', stopOrder)).body).toMatchObject({ type: 'STOP_LOSS_LIMIT', status: 'NEW' });
+  const second = await owner.client.signed('POST', '/openapi/v1/order', stopOrder);
+  expect(second.status).toBe(400);
+  expect(second.body).toEqual({ code: -2010, msg: 'New order rejected: Filter failure: MAX_NUM_ALGO_ORDERS.' });
+}
+
 /** One `bourse …` invocation against `t`. */
 const bourse = (t: TestServer, argv: string[]): Promise<CliRun> => runBourse(t, argv);
 
-describe.each(CORE_THREADS)('rate limits across a restart (%s core)', (coreThread) => {
+describe.each(CORE_THREADS)('rate limits and the algo option across a restart (%s core)', (coreThread) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bourse-rate-limits-restart-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const start = (): Promise<TestServer> => startTestServer({ BOURSE_DATA: dataDir, BOURSE_CORE_THREAD: coreThread });
 
-  it('when the operator changes rate limits and ban settings and the server restarts, then GET shows them and the limiter enforces them before and after', async () => {
-    const expected = { ...DEFAULTS, ...PATCH, ordersPerDay: 6000 };
+  it('when the operator changes rate limits, ban settings and the algo option and the server restarts, then GET shows them and the limiter and the core enforce them before and after', async () => {
+    const expected = { ...DEFAULTS, ...PATCH, ordersPerDay: 6000, ...ALGO };
     const first = await start();
     try {
       const admin = new AdminClient(first.url, first.adminToken);
       expect((await admin.send('GET', '/trading/config')).body).toEqual(DEFAULTS);
       // The CLI's `config set` reads the config to type each value, then patches.
       expect(await bourse(first, ['--json', 'config', 'set', 'ordersPerDay=6000'])).toMatchObject({ exitCode: 0, stderr: '' });
-      const patched = await admin.send('PATCH', '/trading/config', PATCH);
+      // The spec's spelling, `key value`, mixed with `key=value`; true goes out as the JSON boolean.
+      expect(await bourse(first, ['--json', 'config', 'set', 'algoOrders', 'true', 'maxAlgoOrdersPerSymbol=1'])).toMatchObject({ exitCode: 0, stderr: '' });
+      // Before the weight limit of 4 is set: these orders would spend it.
+      await expectAlgoEnforced(first, 'STPA');
+      const patched = await admin.send('PATCH', '/trading/config', { ...PATCH, maxAlgoOrdersPerAccount: 50, maxIcebergParts: 3 });
       expect(patched.status).toBe(200);
       expect(patched.body).toEqual(expected);
       expect((await admin.send('GET', '/trading/config')).body).toEqual(expected);
@@ -102,6 +129,7 @@ describe.each(CORE_THREADS)('rate limits across a restart (%s core)', (coreThrea
       expect((await admin.send('DELETE', '/bans/127.0.0.1')).body).toEqual({ ip: '127.0.0.1', lifted: true });
       const served = await request(`${second.url}/openapi/v1/pairs`);
       expect(served.status).toBe(200);
+      await expectAlgoEnforced(second, 'STPB');
     } finally {
       await second.server.close();
     }

@@ -4,12 +4,13 @@
  *
  * Story on BTCUSDT (fees 0.001): the demo merchant rests asks 0.01 @ 30000.5 and 0.05 @ 30010, bids
  * 0.01 @ 29990 and 0.05 @ 29980; the demo user then buys 0.004 @ 30000.5 and sells 0.002 @ 29990,
- * so the market has two trades before ccxt connects. The tests run in order on that one book.
+ * so the market has two trades before ccxt connects. The tests run in order on that one book; near
+ * the end the operator turns the algoOrders option on and coinsph places and cancels stop-limit orders.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Str } from 'ccxt';
+import { InvalidOrder, type Str } from 'ccxt';
 import { BourseCoinsph } from '../support/ccxt.js';
-import { SpotClient, type HttpAnswer } from '../support/clients.js';
+import { AdminClient, SpotClient, type HttpAnswer } from '../support/clients.js';
 import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
 
 interface OrderRecord {
@@ -24,6 +25,8 @@ interface OrderRecord {
   timeInForce: string;
   type: string;
   side: string;
+  stopPrice: string;
+  isWorking: boolean;
   time: string;
 }
 
@@ -387,6 +390,52 @@ describe.each(CORE_THREADS)('ccxt coinsph with its key header renamed to X-BH-AP
       'canceled',
     ]);
   });
+
+  // coinsph sends a stop type and its stopPrice as they are named, and maps its lower-case type names and a triggerPrice param to them.
+  // (ccxt's unified createStopLimitOrder is no way in: it calls createOrder with type 'limit', for which coinsph drops the stopPrice.)
+  const stopLimitSells: [string, (client: BourseCoinsph) => ReturnType<BourseCoinsph['createOrder']>][] = [
+    ["'STOP_LOSS_LIMIT' with the stopPrice param", (c) => c.createOrder(SYMBOL, 'STOP_LOSS_LIMIT', 'sell', 0.001, 28900, { stopPrice: 29000 })],
+    ["'stop_loss_limit' with the triggerPrice param", (c) => c.createOrder(SYMBOL, 'stop_loss_limit', 'sell', 0.001, 28900, { triggerPrice: 29000 })],
+  ];
+
+  it('when the operator turns the algoOrders option on, then coinsph reloads BTC/USDT as before from an exchangeInfo that lists the algo filters', async () => {
+    const config = ok<{ algoOrders: boolean }>(await new AdminClient(t.url, t.adminToken).send('PATCH', '/trading/config', { algoOrders: true }));
+    expect(config.algoOrders).toBe(true);
+    const btc = (await ex.loadMarkets(true))[SYMBOL];
+    expect([btc?.precision, btc?.limits.amount, btc?.limits.price, btc?.limits.cost?.min]).toEqual([{ amount: 0.000001, price: 0.01 }, { min: 0.000001, max: 1000 }, { min: 0.01, max: 10000000 }, 1]);
+  });
+
+  it.each(stopLimitSells)(
+    'when coinsph places a stop-limit sell below the last price as %s, then it waits open with its trigger price and its lock until coinsph cancels it',
+    async (_how, create) => {
+      const btc = async (): Promise<Balance | undefined> => (await bourseBalances(user)).find((b) => b.asset === 'BTC');
+      const before = await btc();
+      expect(before?.locked).toBe('0');
+      const order = await create(ex);
+      // The last price is 29990 (the market sell above): a SELL stop-loss at 29000 waits.
+      expect(ex.lastSent()?.url).toContain('type=STOP_LOSS_LIMIT&side=SELL&price=28900&quantity=0.001&timeInForce=GTC&stopPrice=29000&newOrderRespType=FULL&');
+      const direct = await bourseOrder(idOf(order));
+      expect(direct).toMatchObject({ status: 'NEW', type: 'STOP_LOSS_LIMIT', side: 'SELL', price: '28900', origQty: '0.001', stopPrice: '29000', isWorking: false });
+      // coinsph reads a stop-limit type as 'limit' and stopPrice as triggerPrice (and its deprecated stopPrice).
+      expect(order).toMatchObject({ id: direct.orderId, status: 'open', type: 'limit', side: 'sell', timeInForce: 'GTC', price: 28900, triggerPrice: 29000, stopPrice: 29000, amount: 0.001, filled: 0, remaining: 0.001 });
+      expect(order.info).toMatchObject({ type: 'STOP_LOSS_LIMIT', stopPrice: '29000', isWorking: false });
+      expect(await ex.fetchOrder(idOf(order))).toMatchObject({ id: order.id, status: 'open', triggerPrice: 29000 });
+      expect((await ex.fetchOpenOrders(SYMBOL)).map((o) => [o.id, o.status, o.triggerPrice])).toEqual([[order.id, 'open', 29000]]);
+      const locking = await btc();
+      expect(locking).toMatchObject({ locked: '0.001', total: before?.total });
+      expect((await ex.fetchBalance()).BTC).toEqual({ free: num(locking?.free ?? ''), used: 0.001, total: num(before?.total ?? '') });
+
+      expect(await ex.cancelOrder(idOf(order), SYMBOL)).toMatchObject({ id: order.id, status: 'canceled', filled: 0, triggerPrice: 29000 });
+      expect(await bourseOrder(idOf(order))).toMatchObject({ status: 'CANCELED', stopPrice: '29000' });
+      expect(await ex.fetchOpenOrders(SYMBOL)).toEqual([]);
+      // A stop on the side that would trigger at once is -2010, which coinsph raises as InvalidOrder; it locks nothing.
+      const refused: unknown = await ex.createOrder(SYMBOL, 'STOP_LOSS_LIMIT', 'sell', 0.001, 30500, { stopPrice: 30000 }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(InvalidOrder);
+      expect(String(refused)).toContain('Order would trigger immediately.');
+      expect(await btc()).toEqual(before);
+      expect((await ex.fetchBalance()).BTC).toMatchObject({ used: 0 });
+    },
+  );
 
   it('when the story is over, then coinsph balance still equals A19 and every private call carried X-BH-APIKEY', async () => {
     const balance = await ex.fetchBalance();

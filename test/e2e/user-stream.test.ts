@@ -166,6 +166,8 @@ describe.each(CORE_THREADS)('W1 user data stream over a real server (core thread
           w: true,
           O: reply.time,
           Z: '0',
+          P: '0',
+          F: '0',
         },
         { e: 'outboundAccountInfo', E: reply.time, T: true, W: true, D: true, B: [{ a: 'USDT', f: '820', l: '180' }] },
       ]);
@@ -196,6 +198,8 @@ describe.each(CORE_THREADS)('W1 user data stream over a real server (core thread
         w: true,
         O: resting.time,
         Z: '0',
+        P: '0',
+        F: '0',
       };
       expect(await makerStream.next()).toEqual([
         makerNew,
@@ -222,6 +226,8 @@ describe.each(CORE_THREADS)('W1 user data stream over a real server (core thread
         w: true,
         O: at,
         Z: '0',
+        P: '0',
+        F: '0',
       };
       expect(await takerStream.next()).toEqual([
         takerNew,

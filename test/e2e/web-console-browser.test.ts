@@ -221,8 +221,40 @@ describe('story: the operator console at /console in Chromium', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await status(/Saved/).waitFor();
     page.off('request', listener);
-    expect(sent.map((body) => JSON.parse(body))).toEqual([{ ordersPerSecond: '0' }, { ordersPerSecond: '25', defaultTakerFeeRate: '0.00080' }]);
+    // A count goes out as the digits typed, a fee rate as the decimal string typed.
+    expect(sent).toEqual(['{"ordersPerSecond":0}', '{"ordersPerSecond":25,"defaultTakerFeeRate":"0.00080"}']);
     expect((await admin.send('GET', '/trading/config')).body).toMatchObject({ ordersPerSecond: 25, defaultTakerFeeRate: '0.0008' });
+  });
+
+  it('when the stop and iceberg orders switch is ticked with a new iceberg limit, then the PATCH sends a boolean and a number and GET shows them; unticked, the option is off again', async () => {
+    await openSection('Settings');
+    const sent: string[] = [];
+    const listener = (r: Request): void => {
+      if (r.method() === 'PATCH') sent.push(r.postData() ?? '');
+    };
+    page.on('request', listener);
+    const toggle = page.getByRole('checkbox', { name: 'Stop and iceberg orders' });
+    expect(await toggle.isChecked()).toBe(false);
+
+    // A limit that is no whole number is the server's to refuse, with its message naming the member.
+    await page.getByLabel('Max stop orders per symbol').fill('1.5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain("parameter 'maxAlgoOrdersPerSymbol'; legal range is '1-9007199254740991'");
+    await page.getByRole('button', { name: 'Undo changes' }).click();
+
+    await toggle.check();
+    await page.getByLabel('Max iceberg parts').fill('12');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await status('Saved: algoOrders = true, maxIcebergParts = 12.').waitFor();
+    await keepScreenshot(page, 'console-settings-algo-light');
+    expect((await admin.send('GET', '/trading/config')).body).toMatchObject({ algoOrders: true, maxAlgoOrdersPerSymbol: 5, maxIcebergParts: 12 });
+
+    await toggle.uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await status('Saved: algoOrders = false.').waitFor();
+    page.off('request', listener);
+    expect(sent).toEqual(['{"maxAlgoOrdersPerSymbol":"1.5"}', '{"algoOrders":true,"maxIcebergParts":12}', '{"algoOrders":false}']);
+    expect((await admin.send('GET', '/trading/config')).body).toMatchObject({ algoOrders: false, maxIcebergParts: 12 });
   });
 
   it('when verify is run with replay, then the report says OK with the state hashes', async () => {

@@ -1,7 +1,8 @@
 /**
  * The console's only way to the server: the operator API (`/admin/v1`, bearer token, JSON in and
- * out, errors `{code, msg}`) and the public `/metrics` text. Values go out exactly as typed (strings)
- * and come back as the server sent them: nothing here parses or formats an amount.
+ * out, errors `{code, msg}`) and the public `/metrics` text. Values go out exactly as typed (strings,
+ * or a configuration's counts as the digits typed) and come back as the server sent them: nothing
+ * here parses or formats an amount.
  */
 
 export class ApiError extends Error {
@@ -70,8 +71,13 @@ export async function sendWithToken(token: string, method: string, path: string,
 export class AdminApi {
   constructor(readonly token: string) {}
 
-  async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, Json>): Promise<T> {
-    const { response, text, parsed } = await sendWithToken(this.token, method, `/admin/v1${path}`, body === undefined ? undefined : JSON.stringify(body));
+  call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, Json>): Promise<T> {
+    return this.send<T>(method, path, body === undefined ? undefined : JSON.stringify(body));
+  }
+
+  /** `call` with the body already written as JSON text (config-members.ts: counts exactly as typed). */
+  async send<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, bodyText: string | undefined): Promise<T> {
+    const { response, text, parsed } = await sendWithToken(this.token, method, `/admin/v1${path}`, bodyText);
     if (!response.ok) {
       const failure = parsed as { code?: unknown; msg?: unknown } | undefined;
       const msg = typeof failure?.msg === 'string' ? failure.msg : `HTTP ${response.status}${text === '' ? '' : `: ${text.slice(0, 200)}`}`;
@@ -184,7 +190,7 @@ export interface BanRow {
   bannedUntil: number;
   banCount: number;
 }
-export type TradingConfig = Record<string, string | number>;
+export type TradingConfig = Record<string, string | number | boolean>;
 export interface VerifyReport {
   ok: boolean;
   checkedAt: number;

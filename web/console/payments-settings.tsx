@@ -7,16 +7,9 @@
 import type { JSX } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { AdminApi, Json } from './api.js';
+import { membersOf, patchText, textsOf, type Member } from './config-members.js';
 import { sendCall } from './payments-api.js';
 import { DoneLine, ErrorLine, Field, Form, Panel, SaveButtons, Select, useAction, useLoad } from './ui.js';
-
-type Kind = 'count' | 'text' | 'flag' | 'json';
-
-interface Member {
-  path: string;
-  kind: Kind;
-  text: string;
-}
 
 /** What a member means, for its hint (docs/operating.md "Merchant payments settings"). */
 const MEANING: Readonly<Record<string, string>> = {
@@ -38,56 +31,6 @@ const MEANING: Readonly<Record<string, string>> = {
   spreadBps: 'Spread on quotes (basis points).',
 };
 
-const asJsonText = (value: Json): string => (Array.isArray(value) && value.some((v) => typeof v === 'object' && v !== null) ? JSON.stringify(value, null, 2) : JSON.stringify(value));
-
-/** The document as editable members: scalars, and the members of its objects one level down. */
-function membersOf(config: Record<string, Json>): Member[] {
-  const members: Member[] = [];
-  const add = (path: string, value: Json): void => {
-    if (typeof value === 'number') members.push({ path, kind: 'count', text: String(value) });
-    else if (typeof value === 'string') members.push({ path, kind: 'text', text: value });
-    else if (typeof value === 'boolean') members.push({ path, kind: 'flag', text: String(value) });
-    else members.push({ path, kind: 'json', text: value === null ? 'null' : asJsonText(value) });
-  };
-  for (const [name, value] of Object.entries(config)) {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const [inner, v] of Object.entries(value)) add(`${name}.${inner}`, v);
-    else add(name, value);
-  }
-  return members;
-}
-
-/** One member's value as JSON text: what was typed, quoted only where the member is text (or not a number as typed). */
-function encoded(member: Member, typed: string): string {
-  switch (member.kind) {
-    case 'count':
-      return /^-?\d+$/u.test(typed) ? typed : JSON.stringify(typed);
-    case 'flag':
-      return typed === 'true' || typed === 'false' ? typed : JSON.stringify(typed);
-    case 'text':
-      return JSON.stringify(typed);
-    case 'json':
-      try {
-        JSON.parse(typed);
-      } catch (error) {
-        throw new Error(`${member.path}: not JSON (${error instanceof Error ? error.message : String(error)}).`);
-      }
-      return typed.trim();
-  }
-}
-
-/** The PATCH body of the changed members, nested again under their parents, as JSON text. */
-function patchText(members: readonly Member[], edit: Readonly<Record<string, string>>): string {
-  const groups = new Map<string, string[]>();
-  for (const member of members) {
-    const [parent, inner] = member.path.includes('.') ? [member.path.slice(0, member.path.indexOf('.')), member.path.slice(member.path.indexOf('.') + 1)] : ['', member.path];
-    const piece = `${JSON.stringify(inner)}:${encoded(member, edit[member.path] ?? '')}`;
-    groups.set(parent, [...(groups.get(parent) ?? []), piece]);
-  }
-  const top = [...(groups.get('') ?? [])];
-  for (const [parent, pieces] of groups) if (parent !== '') top.push(`${JSON.stringify(parent)}:{${pieces.join(',')}}`);
-  return `{${top.join(',')}}`;
-}
-
 export function PaymentsSettings({ api }: { api: AdminApi }): JSX.Element {
   return (
     <div class="section-grid">
@@ -107,7 +50,7 @@ function PaymentsConfig({ api }: { api: AdminApi }): JSX.Element {
   const show = (document: Record<string, Json>): void => {
     const next = membersOf(document);
     setMembers(next);
-    setEdit(Object.fromEntries(next.map((m) => [m.path, m.text])));
+    setEdit(textsOf(next));
   };
   useEffect(() => {
     if (config.data !== undefined) show(config.data);
@@ -143,7 +86,7 @@ function PaymentsConfig({ api }: { api: AdminApi }): JSX.Element {
             busy={action.busy}
             changed={changed.length}
             save="Save payments configuration"
-            undo={{ label: 'Undo payments changes', onClick: () => setEdit(Object.fromEntries(members.map((m) => [m.path, m.text]))) }}
+            undo={{ label: 'Undo payments changes', onClick: () => setEdit(textsOf(members)) }}
           />
         </Form>
       )}

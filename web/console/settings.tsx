@@ -1,8 +1,9 @@
-/** Settings: the trading configuration (rate limits, bans, open-order limits, default fees) and an account's fee rates. */
+/** Settings: the trading configuration (rate limits, bans, open-order limits, default fees, algo orders) and an account's fee rates. */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seg, type AdminApi, type TradingConfig } from './api.js';
-import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, SaveButtons, filled, useAction, useFields, useLoad } from './ui.js';
+import { membersOf, patchText, textsOf, type Member } from './config-members.js';
+import { ActionForm, DoneLine, ErrorLine, Field, Form, Panel, SaveButtons, Toggle, filled, useAction, useFields, useLoad } from './ui.js';
 
 /** What each member means, for its hint; members the server adds later still show, without a hint. */
 const MEANING: Readonly<Record<string, [string, string]>> = {
@@ -17,9 +18,11 @@ const MEANING: Readonly<Record<string, [string, string]>> = {
   maxOpenOrdersPerAccount: ['Max open orders per account', 'Every symbol together.'],
   defaultMakerFeeRate: ['Default maker fee rate', '0 to 0.1, at most 8 decimals.'],
   defaultTakerFeeRate: ['Default taker fee rate', '0 to 0.1, at most 8 decimals.'],
+  algoOrders: ['Stop and iceberg orders', 'STOP_LOSS, TAKE_PROFIT (and their _LIMIT types) and icebergQty; off refuses new ones, placed ones stay.'],
+  maxAlgoOrdersPerSymbol: ['Max stop orders per symbol', 'Untriggered, per account (MAX_NUM_ALGO_ORDERS); at least 1.'],
+  maxAlgoOrdersPerAccount: ['Max stop orders per account', 'Untriggered, every symbol together (BROKER_MAX_NUM_ALGO_ORDERS); at least 1.'],
+  maxIcebergParts: ['Max iceberg parts', 'Most parts an iceberg order is cut into (ICEBERG_PARTS); at least 1.'],
 };
-
-const asText = (config: TradingConfig): Record<string, string> => Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
 
 export function SettingsSection({ api }: { api: AdminApi }): JSX.Element {
   return (
@@ -32,15 +35,20 @@ export function SettingsSection({ api }: { api: AdminApi }): JSX.Element {
 
 function TradingSettings({ api }: { api: AdminApi }): JSX.Element {
   const config = useLoad(() => api.get<TradingConfig>('/trading/config'), [api]);
-  const [saved, setSaved] = useState<Record<string, string>>({});
+  const [members, setMembers] = useState<Member[]>([]);
   const [edit, setEdit] = useState<Record<string, string>>({});
   const action = useAction();
+  const show = (answer: TradingConfig): Member[] => {
+    const next = membersOf(answer);
+    setMembers(next);
+    setEdit(textsOf(next));
+    return next;
+  };
   useEffect(() => {
-    if (config.data === undefined) return;
-    setSaved(asText(config.data));
-    setEdit(asText(config.data));
+    if (config.data !== undefined) show(config.data);
   }, [config.data]);
-  const changed = Object.keys(edit).filter((k) => edit[k] !== saved[k]);
+  const changed = members.filter((m) => edit[m.path] !== m.text);
+  const setText = (path: string) => (value: string) => setEdit((e) => ({ ...e, [path]: value }));
   return (
     <Panel title="Trading configuration" actions={<button type="button" onClick={config.reload}>Reload settings</button>}>
       <p class="muted">A change is one journaled command: it applies from the next request and survives restarts. Only the changed members are sent.</p>
@@ -51,23 +59,26 @@ function TradingSettings({ api }: { api: AdminApi }): JSX.Element {
           onSubmit={() =>
             void action.run(async () => {
               if (changed.length === 0) return 'Nothing changed.';
-              const patch = Object.fromEntries(changed.map((k) => [k, edit[k] ?? '']));
-              const answer = await api.call<TradingConfig>('PATCH', '/trading/config', patch);
-              setSaved(asText(answer));
-              setEdit(asText(answer));
-              return `Saved: ${changed.map((k) => `${k} = ${String(answer[k])}`).join(', ')}.`;
+              const next = show(await api.send<TradingConfig>('PATCH', '/trading/config', patchText(changed, edit)));
+              return `Saved: ${changed.map((m) => `${m.path} = ${next.find((n) => n.path === m.path)?.text ?? ''}`).join(', ')}.`;
             })
           }
         >
-          {Object.keys(edit).map((key) => {
-            const [label, hint] = MEANING[key] ?? [key, ''];
+          {members.map(({ path, kind, text }) => {
+            const [label, hint] = MEANING[path] ?? [path, ''];
+            const described = hint === '' ? path : `${hint} (${path})`;
+            const value = edit[path] ?? '';
             return (
-              <div key={key} class={edit[key] !== saved[key] ? 'changed' : undefined}>
-                <Field label={label} value={edit[key] ?? ''} onInput={(value) => setEdit((e) => ({ ...e, [key]: value }))} hint={hint === '' ? key : `${hint} (${key})`} />
+              <div key={path} class={value !== text ? 'changed' : undefined}>
+                {kind === 'flag' ? (
+                  <Toggle label={label} checked={value === 'true'} onChange={(on) => setText(path)(String(on))} hint={described} />
+                ) : (
+                  <Field label={label} value={value} onInput={setText(path)} inputMode={kind === 'count' ? 'numeric' : 'decimal'} hint={described} />
+                )}
               </div>
             );
           })}
-          <SaveButtons busy={action.busy} changed={changed.length} save="Save settings" undo={{ label: 'Undo changes', onClick: () => setEdit(saved) }} />
+          <SaveButtons busy={action.busy} changed={changed.length} save="Save settings" undo={{ label: 'Undo changes', onClick: () => setEdit(textsOf(members)) }} />
         </Form>
       )}
       <ErrorLine error={action.error} />

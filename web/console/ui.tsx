@@ -100,6 +100,8 @@ interface FieldProps {
   value: string;
   onInput: (value: string) => void;
   type?: 'text' | 'email';
+  /** The keyboard a phone shows: digits for a count; the text is still sent as typed. */
+  inputMode?: 'numeric' | 'decimal';
   placeholder?: string;
   hint?: string;
   required?: boolean;
@@ -109,7 +111,7 @@ interface FieldProps {
 }
 
 /** A text input named by its visible label (its hint is a description, not part of the name); the value is kept as the typed text. */
-export function Field({ label, value, onInput, type = 'text', placeholder, hint, required, list, autoComplete = 'off', wide }: FieldProps): JSX.Element {
+export function Field({ label, value, onInput, type = 'text', inputMode, placeholder, hint, required, list, autoComplete = 'off', wide }: FieldProps): JSX.Element {
   const id = useId();
   return (
     <div class={wide === true ? 'field wide' : 'field'}>
@@ -120,6 +122,7 @@ export function Field({ label, value, onInput, type = 'text', placeholder, hint,
       <input
         id={id}
         type={type}
+        inputMode={inputMode}
         value={value}
         placeholder={placeholder}
         aria-required={required === true ? 'true' : undefined}
@@ -129,6 +132,27 @@ export function Field({ label, value, onInput, type = 'text', placeholder, hint,
         spellcheck={false}
         onInput={(event) => onInput((event.currentTarget as HTMLInputElement).value)}
       />
+      {hint === undefined ? null : (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** A switch: a checkbox laid out and named as a Field is (label above, hint below), its state in words beside it. */
+export function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }): JSX.Element {
+  const id = useId();
+  return (
+    <div class="field">
+      <label class="label" for={id}>
+        {label}
+      </label>
+      <span class="toggle">
+        <input id={id} type="checkbox" checked={checked} aria-describedby={hint === undefined ? undefined : `${id}-hint`} onChange={(event) => onChange((event.currentTarget as HTMLInputElement).checked)} />
+        <span aria-hidden="true">{checked ? 'On' : 'Off'}</span>
+      </span>
       {hint === undefined ? null : (
         <span class="hint" id={`${id}-hint`}>
           {hint}

@@ -2,8 +2,24 @@ import { useState } from 'preact/hooks';
 import { useStore } from '../shared/store.js';
 import { TableHead } from '../shared/table-head.js';
 import { dateTime, words } from './format.js';
+import { worksAs, type OrderType } from './order-types.js';
 import { Panel } from './panel.js';
-import { accountError, balances, cancelOrder, credentials, messageOf, myTrades, openOrders, orderHistory, selected, signIn, signOut, userConnected, type Order } from './state.js';
+import {
+  accountError,
+  balances,
+  cancelOrder,
+  credentials,
+  isOpen,
+  messageOf,
+  myTrades,
+  openOrders,
+  orderHistory,
+  selected,
+  signIn,
+  signOut,
+  userConnected,
+  type Order,
+} from './state.js';
 
 /** API key + secret; the secret is used here to sign and is kept in this tab only. */
 export function SignIn() {
@@ -82,7 +98,12 @@ export function Balances() {
   );
 }
 
-function OrderRow({ order, cancellable, onError }: { order: Order; cancellable: boolean; onError: (text: string) => void }) {
+/** A stop order not yet triggered is NEW but not working: say that it waits. */
+function statusText(order: Order): string {
+  return isOpen(order) && !order.isWorking ? 'Waiting for trigger' : words(order.status);
+}
+
+function OrderRow({ order, withStop, cancellable, onError }: { order: Order; withStop: boolean; cancellable: boolean; onError: (text: string) => void }) {
   const [busy, setBusy] = useState(false);
   return (
     <tr data-order-id={order.orderId}>
@@ -90,10 +111,11 @@ function OrderRow({ order, cancellable, onError }: { order: Order; cancellable: 
       <td>{order.symbol}</td>
       <td>{words(order.type)}</td>
       <td class={order.side === 'BUY' ? 'buy' : 'sell'}>{words(order.side)}</td>
-      <td class="num">{order.type === 'MARKET' ? 'Market' : order.price}</td>
+      <td class="num">{worksAs(order.type as OrderType) === 'MARKET' ? 'Market' : order.price}</td>
+      {withStop ? <td class="num">{order.stopPrice === '0' ? '—' : order.stopPrice}</td> : null}
       <td class="num">{order.origQty}</td>
       <td class="num">{order.executedQty}</td>
-      <td>{words(order.status)}</td>
+      <td>{statusText(order)}</td>
       {cancellable ? (
         <td>
           <button
@@ -116,17 +138,21 @@ function OrderRow({ order, cancellable, onError }: { order: Order; cancellable: 
   );
 }
 
-const ORDER_COLUMNS = ['Time', 'Symbol', 'Type', 'Side', 'Price', 'Quantity', 'Filled', 'Status'];
+/** The columns of an order table; Stop only when one of its orders has a stop price (stop orders are an option). */
+function orderColumns(withStop: boolean, cancellable: boolean): string[] {
+  return ['Time', 'Symbol', 'Type', 'Side', 'Price', ...(withStop ? ['Stop'] : []), 'Quantity', 'Filled', 'Status', ...(cancellable ? ['Action'] : [])];
+}
 
 function OrderTable({ orders, cancellable, empty, onError }: { orders: Order[]; cancellable: boolean; empty: string; onError: (text: string) => void }) {
   if (orders.length === 0) return <p class="muted">{empty}</p>;
+  const withStop = orders.some((order) => order.stopPrice !== '0');
   return (
     <div class="scroll-x">
       <table class="data orders-table">
-        <TableHead columns={cancellable ? [...ORDER_COLUMNS, 'Action'] : ORDER_COLUMNS} />
+        <TableHead columns={orderColumns(withStop, cancellable)} />
         <tbody>
           {orders.map((order) => (
-            <OrderRow key={order.orderId} order={order} cancellable={cancellable} onError={onError} />
+            <OrderRow key={order.orderId} order={order} withStop={withStop} cancellable={cancellable} onError={onError} />
           ))}
         </tbody>
       </table>

@@ -27,7 +27,8 @@ export function OrderBook() {
   const symbol = useStore(selected);
   const orders = useStore(openOrders);
   const prices = useStore(tickers);
-  const mine = new Set(orders.filter((o) => o.symbol === symbol).map((o) => o.price));
+  // A stop order waiting for its trigger is not in the book.
+  const mine = new Set(orders.filter((o) => o.symbol === symbol && o.isWorking).map((o) => o.price));
   const maxQty = Math.max(1e-18, ...current.bids.map((l) => Number(l[1])), ...current.asks.map((l) => Number(l[1])));
   const asks = current.asks.slice(0, 12).reverse();
   const bids = current.bids.slice(0, 12);

@@ -2,17 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { product } from '../shared/decimal.js';
 import { useStore } from '../shared/store.js';
 import { checkDraft, type Draft } from './checks.js';
+import { BASIC_ORDER_TYPES, firesOnRise, isStop, STOP_ORDER_TYPES, TYPE_LABELS, worksAs, type OrderType } from './order-types.js';
 import { Panel } from './panel.js';
 import { balances, credentials, messageOf, placeOrder, selected, symbolInfo, symbols } from './state.js';
 
-type OrderType = Draft['type'];
-const TYPES: readonly [OrderType, string][] = [
-  ['LIMIT', 'Limit'],
-  ['MARKET', 'Market'],
-  ['LIMIT_MAKER', 'Limit maker (post only)'],
-];
-
-/** LIMIT, MARKET and LIMIT_MAKER orders; the symbol's filters are checked before sending. */
+/**
+ * LIMIT, MARKET and LIMIT_MAKER orders, and, while the operator offers them (`icebergAllowed`), the
+ * four stop types and iceberg quantities; the symbol's filters are checked before sending.
+ */
 export function OrderForm() {
   const symbol = useStore(selected);
   useStore(symbols);
@@ -23,7 +20,9 @@ export function OrderForm() {
   const [type, setType] = useState<OrderType>('LIMIT');
   const [timeInForce, setTimeInForce] = useState('GTC');
   const [price, setPrice] = useState('');
+  const [stopPrice, setStopPrice] = useState('');
   const [quantity, setQuantity] = useState('');
+  const [icebergQty, setIcebergQty] = useState('');
   const [problem, setProblem] = useState('');
   const [result, setResult] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,8 +33,16 @@ export function OrderForm() {
   }, [symbol]);
 
   if (info === undefined) return <section class="panel order-form" aria-label="Order form" />;
-  const priced = type !== 'MARKET';
-  const quoteAmount = type === 'MARKET' && side === 'BUY';
+  const types: readonly OrderType[] = info.icebergAllowed ? [...BASIC_ORDER_TYPES, ...STOP_ORDER_TYPES] : BASIC_ORDER_TYPES;
+  // A stop type chosen while the option was on is not kept for a symbol (or a page) without it.
+  const kind = types.includes(type) ? type : 'LIMIT';
+  const working = worksAs(kind);
+  const stop = isStop(kind);
+  const priced = working !== 'MARKET';
+  const choosesTimeInForce = working === 'LIMIT';
+  const goodTillCancel = working === 'LIMIT_MAKER' || (choosesTimeInForce && timeInForce === 'GTC');
+  const iceberg = info.icebergAllowed && priced && goodTillCancel;
+  const quoteAmount = working === 'MARKET' && side === 'BUY';
   const spendAsset = side === 'BUY' ? info.quoteAsset : info.baseAsset;
   const available = funds.get(spendAsset)?.free;
   const total = priced ? product(price, quantity) : undefined;
@@ -43,7 +50,14 @@ export function OrderForm() {
   const submit = async (event: Event) => {
     event.preventDefault();
     setResult('');
-    const draft: Draft = { side, type, price: price.trim(), quantity: quantity.trim() };
+    const draft: Draft = {
+      side,
+      type: kind,
+      price: price.trim(),
+      quantity: quantity.trim(),
+      stopPrice: stop ? stopPrice.trim() : '',
+      icebergQty: iceberg ? icebergQty.trim() : '',
+    };
     const refusal = checkDraft(info, draft);
     if (refusal !== undefined) {
       setProblem(refusal);
@@ -55,12 +69,15 @@ export function OrderForm() {
       const order = await placeOrder({
         symbol,
         side,
-        type,
+        type: kind,
         quantity: draft.quantity,
         price: priced ? draft.price : undefined,
-        timeInForce: type === 'LIMIT' ? timeInForce : undefined,
+        timeInForce: choosesTimeInForce ? timeInForce : undefined,
+        stopPrice: draft.stopPrice,
+        icebergQty: draft.icebergQty,
       });
-      setResult(`Order ${order.orderId}: ${order.status.toLowerCase().replace(/_/g, ' ')}.`);
+      const waiting = order.status === 'NEW' && !order.isWorking ? ', waiting for its stop price' : '';
+      setResult(`Order ${order.orderId}: ${order.status.toLowerCase().replace(/_/g, ' ')}${waiting}.`);
     } catch (error) {
       setProblem(`The exchange refused the order: ${messageOf(error)}`);
     } finally {
@@ -82,23 +99,41 @@ export function OrderForm() {
         <div class="form-row">
           <label class="field">
             Order type
-            <select value={type} onChange={(event) => setType((event.target as HTMLSelectElement).value as OrderType)}>
-              {TYPES.map(([value, label]) => (
+            <select value={kind} onChange={(event) => setType((event.target as HTMLSelectElement).value as OrderType)}>
+              {types.map((value) => (
                 <option key={value} value={value}>
-                  {label}
+                  {TYPE_LABELS[value]}
                 </option>
               ))}
             </select>
           </label>
           <label class="field">
             Time in force
-            <select value={type === 'LIMIT' ? timeInForce : type === 'MARKET' ? 'IOC' : 'GTC'} disabled={type !== 'LIMIT'} onChange={(event) => setTimeInForce((event.target as HTMLSelectElement).value)}>
+            <select
+              value={choosesTimeInForce ? timeInForce : working === 'MARKET' ? 'IOC' : 'GTC'}
+              disabled={!choosesTimeInForce}
+              onChange={(event) => setTimeInForce((event.target as HTMLSelectElement).value)}
+            >
               <option value="GTC" title="Good till cancelled">GTC</option>
               <option value="IOC" title="Immediate or cancel">IOC</option>
               <option value="FOK" title="Fill or kill">FOK</option>
             </select>
           </label>
         </div>
+        {stop ? (
+          <label class="field">
+            <span>
+              Stop price <span class="unit">({info.quoteAsset})</span>
+            </span>
+            <input inputMode="decimal" autoComplete="off" value={stopPrice} onInput={(event) => setStopPrice((event.target as HTMLInputElement).value)} />
+          </label>
+        ) : null}
+        {stop ? (
+          <p class="muted small">
+            Waits until the last price {firesOnRise(kind, side) ? 'rises to the stop price or above' : 'falls to the stop price or below'}, then
+            becomes a {working === 'MARKET' ? 'market' : 'limit'} order.
+          </p>
+        ) : null}
         {priced ? (
           <label class="field">
             <span>
@@ -113,6 +148,14 @@ export function OrderForm() {
           </span>
           <input inputMode="decimal" autoComplete="off" value={quantity} onInput={(event) => setQuantity((event.target as HTMLInputElement).value)} />
         </label>
+        {iceberg ? (
+          <label class="field">
+            <span>
+              Iceberg quantity <span class="unit">({info.baseAsset}, optional: the part shown in the book)</span>
+            </span>
+            <input inputMode="decimal" autoComplete="off" value={icebergQty} onInput={(event) => setIcebergQty((event.target as HTMLInputElement).value)} />
+          </label>
+        ) : null}
         <p class="form-facts muted">
           {total === undefined ? null : (
             <span>

@@ -8,6 +8,7 @@ import type { ExecutionReport, OutboundAccountInfo, TicketInfo } from '../../src
 import { ApiError, getPublic, keyed, signed, socketUrl, syncClock, type Credentials } from '../shared/api.js';
 import { frameBatcher, LiveSocket } from '../shared/socket.js';
 import { Store } from '../shared/store.js';
+import type { OrderType } from './order-types.js';
 
 export const INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '3d', '1w', '1M'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -30,6 +31,8 @@ export interface SymbolInfo {
   quoteAsset: string;
   baseAssetPrecision: string;
   quotePrecision: string;
+  /** True while the operator offers stop and iceberg orders (the algoOrders option). */
+  icebergAllowed: boolean;
   filters: Filter[];
 }
 export interface Ticker {
@@ -61,6 +64,10 @@ export interface Order {
   executedQty: string;
   cummulativeQuoteQty: string;
   status: string;
+  /** `"0"` unless a stop order. */
+  stopPrice: string;
+  /** False while a stop order waits for its trigger (and once an order is closed). */
+  isWorking: boolean;
   time: string;
   updateTime: string;
 }
@@ -289,6 +296,10 @@ export async function refreshSymbolAccount(): Promise<void> {
 
 type UserEvent = ExecutionReport | TicketInfo | OutboundAccountInfo;
 
+export function isOpen(order: Order): boolean {
+  return order.status === 'NEW' || order.status === 'PARTIALLY_FILLED';
+}
+
 function orderOf(report: ExecutionReport): Order {
   return {
     orderId: report.i,
@@ -301,6 +312,8 @@ function orderOf(report: ExecutionReport): Order {
     executedQty: report.z,
     cummulativeQuoteQty: report.Z,
     status: report.X,
+    stopPrice: report.P,
+    isWorking: report.w,
     time: report.O,
     updateTime: report.E,
   };
@@ -318,7 +331,8 @@ function onUserPush(raw: unknown): void {
     if (event.e === 'executionReport') {
       const order = orderOf(event);
       open = open.filter((o) => o.orderId !== order.orderId);
-      if (event.w) open = [order, ...open];
+      // A stop order waiting for its trigger is open although not working (`w` false).
+      if (isOpen(order)) open = [order, ...open];
       else if (order.symbol === symbol) done = [order, ...done.filter((o) => o.orderId !== order.orderId)];
     } else if (event.e === 'ticketInfo') {
       if (event.s !== symbol) continue;
@@ -419,10 +433,12 @@ export async function resumeSession(): Promise<void> {
 export interface OrderRequest {
   symbol: string;
   side: 'BUY' | 'SELL';
-  type: 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+  type: OrderType;
   timeInForce?: string;
   quantity: string;
   price?: string;
+  stopPrice?: string;
+  icebergQty?: string;
 }
 
 export async function placeOrder(request: OrderRequest): Promise<Order> {

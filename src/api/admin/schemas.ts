@@ -147,6 +147,10 @@ export const tradingConfig = object({
   maxOpenOrdersPerAccount: count(),
   defaultMakerFeeRate: decimal,
   defaultTakerFeeRate: decimal,
+  algoOrders: described(boolean, 'stop-loss, take-profit and iceberg orders accepted (docs/spot-api.md "Stop and iceberg orders")'),
+  maxAlgoOrdersPerSymbol: described(count(), 'MAX_NUM_ALGO_ORDERS: untriggered stop orders per account and symbol'),
+  maxAlgoOrdersPerAccount: described(count(), 'BROKER_MAX_NUM_ALGO_ORDERS: untriggered stop orders per account'),
+  maxIcebergParts: described(count(), 'ICEBERG_PARTS: most parts an iceberg order may be cut into'),
 });
 
 /** O15 and O16: the payments configuration document (docs/operating.md "Merchant payments settings"). */

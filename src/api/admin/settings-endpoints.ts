@@ -1,7 +1,7 @@
 import { BourseError } from '../../core/errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { banAddress, type IpBan, type IpBanLiftedResult } from '../../exchange/ip-ban-module.js';
-import { DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
+import { DEFAULT_ALGO_SETTINGS, DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView, type AlgoSettings } from '../../exchange/trading-config.js';
 import { defaultPaymentsConfig } from '../../payments/config.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import { arrayOf } from '../response-schema.js';
@@ -13,9 +13,16 @@ import * as S from './schemas.js';
 
 const CORE_COUNT_KEYS = ['maxOpenOrdersPerSymbol', 'maxOpenOrdersPerAccount'] as const;
 const CORE_RATE_KEYS = ['defaultMakerFeeRate', 'defaultTakerFeeRate'] as const;
+const ALGO_LIMIT_KEYS = ['maxAlgoOrdersPerSymbol', 'maxAlgoOrdersPerAccount', 'maxIcebergParts'] as const satisfies readonly (keyof AlgoSettings)[];
 
 /** The trading configuration of a new data directory, as O17 answers it. */
-const TRADING_CONFIG_EXAMPLE = { ...DEFAULT_RATE_LIMIT_SETTINGS, ...DEFAULT_CORE_LIMITS, defaultMakerFeeRate: '0.001', defaultTakerFeeRate: '0.001' };
+const TRADING_CONFIG_EXAMPLE = {
+  ...DEFAULT_RATE_LIMIT_SETTINGS,
+  ...DEFAULT_CORE_LIMITS,
+  defaultMakerFeeRate: '0.001',
+  defaultTakerFeeRate: '0.001',
+  ...DEFAULT_ALGO_SETTINGS,
+};
 
 /** An address as the operator writes it (docs/operating.md "Trading settings and listings"). */
 const IP_DESCRIPTION = 'an IPv4 or IPv6 address';
@@ -112,7 +119,7 @@ export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): Ope
     }),
     operatorEndpoint({
       id: 'O18',
-      summary: 'Change the trading configuration (rate limits, open-order limits, default fees, bans)',
+      summary: 'Change the trading configuration (rate limits, open-order limits, default fees, bans, algo orders)',
       method: 'PATCH',
       path: '/trading/config',
       response: S.tradingConfig,
@@ -122,6 +129,9 @@ export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): Ope
           ...B.each(RATE_LIMIT_KEYS, B.integer({ min: 1 })),
           ...B.each(CORE_COUNT_KEYS, B.integer({ min: 1 })),
           ...B.each(CORE_RATE_KEYS, B.decimal()),
+          // Typed as the spec types them: JSON true/false, JSON integers (a string is refused, -1100).
+          algoOrders: B.flag({ description: 'stop-loss, take-profit and iceberg orders on or off (docs/spot-api.md "Stop and iceberg orders")' }),
+          ...B.each(ALGO_LIMIT_KEYS, B.integer({ min: 1 })),
         }),
       },
       // One journaled command for every member: the core checks them all before it sets any.

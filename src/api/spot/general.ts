@@ -1,6 +1,7 @@
 import type { Endpoint, RequestContext } from '../endpoint.js';
 import type { RateLimitConfig } from '../auth/rate-limiter.js';
-import { arrayOf, boolean, constant, decimal, digits, emptyArray, integer, millis, object, oneOfValues, string, tuple, type JsonSchema } from '../response-schema.js';
+import type { AlgoSettings } from '../../exchange/trading-config.js';
+import { anyOf, arrayOf, boolean, constant, decimal, described, digits, emptyArray, integer, millis, object, oneOfValues, string, tuple, type JsonSchema } from '../response-schema.js';
 import { emptyObject, millisText } from './schemas.js';
 import { attoText, EXCHANGE_ID } from './views.js';
 
@@ -9,9 +10,19 @@ const lotSize = object({ filterType: constant('LOT_SIZE'), minQty: decimal, maxQ
 const minNotional = object({ filterType: constant('MIN_NOTIONAL'), minNotional: decimal });
 const notional = object({ filterType: constant('NOTIONAL'), minNotional: decimal });
 const maxNumOrders = object({ filterType: constant('MAX_NUM_ORDERS'), limit: integer });
+const maxNumAlgoOrders = object({ filterType: constant('MAX_NUM_ALGO_ORDERS'), maxNumAlgoOrders: integer });
+const icebergParts = object({ filterType: constant('ICEBERG_PARTS'), limit: integer });
+const brokerMaxNumOrders = object({ filterType: constant('BROKER_MAX_NUM_ORDERS'), limit: integer });
+const brokerMaxNumAlgoOrders = object({ filterType: constant('BROKER_MAX_NUM_ALGO_ORDERS'), maxNumAlgoOrders: integer });
+const ALGO_NOTE = 'the algo filters are listed only while the algoOrders option is on (docs/spot-api.md "Stop and iceberg orders")';
 
-/** A3's answer: `/exchange` with the three seed filters, `/exchangeInfo` with five and the broker filter. */
+/**
+ * A3's answer: `/exchange` with the three seed filters; `/exchangeInfo` with five and the broker
+ * filter, and, while the algoOrders option is on, the algo and iceberg filters too.
+ */
 function exchangeInformationSchema(rich: boolean): JsonSchema {
+  const seedFilters = [priceFilter, lotSize, minNotional];
+  const richFilters = [...seedFilters, notional, maxNumOrders];
   const symbol = object({
     symbol: string,
     symbolName: string,
@@ -24,10 +35,10 @@ function exchangeInformationSchema(rich: boolean): JsonSchema {
     quoteAssetName: string,
     quotePrecision: decimal,
     quoteAssetPrecision: decimal,
-    icebergAllowed: constant(false),
+    icebergAllowed: rich ? described(boolean, 'true while the algoOrders option is on') : constant(false),
     isAggregate: constant(false),
     allowMargin: constant(false),
-    filters: rich ? tuple(priceFilter, lotSize, minNotional, notional, maxNumOrders) : tuple(priceFilter, lotSize, minNotional),
+    filters: rich ? described(anyOf(tuple(...richFilters), tuple(...richFilters, maxNumAlgoOrders, icebergParts)), ALGO_NOTE) : tuple(...seedFilters),
   });
   const token = object({
     tokenId: string,
@@ -47,7 +58,7 @@ function exchangeInformationSchema(rich: boolean): JsonSchema {
     timezone: constant('UTC'),
     serverTime: millisText,
     rateLimits: arrayOf(rateLimit),
-    brokerFilters: rich ? tuple(object({ filterType: constant('BROKER_MAX_NUM_ORDERS'), limit: integer })) : emptyArray,
+    brokerFilters: rich ? described(anyOf(tuple(brokerMaxNumOrders), tuple(brokerMaxNumOrders, brokerMaxNumAlgoOrders)), ALGO_NOTE) : emptyArray,
     symbols: arrayOf(symbol),
     options: emptyArray,
     contracts: emptyArray,
@@ -109,9 +120,14 @@ function exchangeInformationExample(rich: boolean): unknown {
   };
 }
 
-/** A3 in its two views: the BHEX API's three filters, or coinsph's richer `/exchangeInfo` (docs/spot-api.md "Exchange information"). */
+/**
+ * A3 in its two views: the BHEX API's three filters, or coinsph's richer `/exchangeInfo` (docs/spot-api.md
+ * "Exchange information"). Only the rich view shows the algoOrders option: the Java SDK reads
+ * `/exchange` and `/brokerInfo` into a fixed set of filters.
+ */
 function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLimitConfig): Record<string, unknown> {
   const core = ctx.exchange.core;
+  const algo: AlgoSettings | undefined = rich && core.spot.algo.algoOrders ? core.spot.algo : undefined;
   const symbols = [...core.spot.symbols.values()]
     .sort((a, b) => (a.spec.symbol < b.spec.symbol ? -1 : 1))
     .map(({ spec }) => {
@@ -126,6 +142,9 @@ function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLim
           { filterType: 'MAX_NUM_ORDERS', limit: core.spot.limits.maxOpenOrdersPerSymbol },
         );
       }
+      if (algo !== undefined) {
+        filters.push({ filterType: 'MAX_NUM_ALGO_ORDERS', maxNumAlgoOrders: algo.maxAlgoOrdersPerSymbol }, { filterType: 'ICEBERG_PARTS', limit: algo.maxIcebergParts });
+      }
       return {
         symbol: spec.symbol,
         symbolName: spec.symbol,
@@ -138,7 +157,7 @@ function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLim
         quoteAssetName: spec.quoteAsset,
         quotePrecision: attoText(spec.tickSizeAtto),
         quoteAssetPrecision: attoText(spec.tickSizeAtto),
-        icebergAllowed: false,
+        icebergAllowed: algo !== undefined,
         isAggregate: false,
         allowMargin: false,
         filters,
@@ -167,12 +186,19 @@ function exchangeInformation(ctx: RequestContext, rich: boolean, limits: RateLim
       { rateLimitType: 'ORDERS', interval: 'SECOND', intervalUnit: 1, limit: limits.ordersPerSecond },
       { rateLimitType: 'ORDERS', interval: 'DAY', intervalUnit: 1, limit: limits.ordersPerDay },
     ],
-    brokerFilters: rich ? [{ filterType: 'BROKER_MAX_NUM_ORDERS', limit: core.spot.limits.maxOpenOrdersPerAccount }] : [],
+    brokerFilters: rich ? brokerFilters(core.spot.limits.maxOpenOrdersPerAccount, algo) : [],
     symbols,
     options: [],
     contracts: [],
     tokens,
   };
+}
+
+/** The rich view's broker filters: BROKER_MAX_NUM_ORDERS, and BROKER_MAX_NUM_ALGO_ORDERS while the algoOrders option is on. */
+function brokerFilters(maxOpenOrdersPerAccount: number, algo: AlgoSettings | undefined): Record<string, unknown>[] {
+  const filters: Record<string, unknown>[] = [{ filterType: 'BROKER_MAX_NUM_ORDERS', limit: maxOpenOrdersPerAccount }];
+  if (algo !== undefined) filters.push({ filterType: 'BROKER_MAX_NUM_ALGO_ORDERS', maxNumAlgoOrders: algo.maxAlgoOrdersPerAccount });
+  return filters;
 }
 
 export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
@@ -221,7 +247,7 @@ export function generalEndpoints(limits: RateLimitConfig): Endpoint[] {
     },
     {
       id: 'A3',
-      summary: 'Exchange information (with the NOTIONAL and MAX_NUM_ORDERS filters)',
+      summary: 'Exchange information (with the NOTIONAL and MAX_NUM_ORDERS filters, and the algo order filters while that option is on)',
       method: 'GET',
       group: 'general',
       path: 'exchangeInfo',

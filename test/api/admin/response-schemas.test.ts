@@ -93,6 +93,8 @@ describe('operator API answers match their declared schemas (O1–O33)', () => {
     await call('PATCH', '/payments/config', { spreadBps: 40, limitRates: { GBP: '1.27' }, webhook: { jitterPct: 0 } });
     await call('GET', '/trading/config');
     await call('PATCH', '/trading/config', { ordersPerSecond: 25, defaultMakerFeeRate: '0.0008' });
+    // The algo option on and its limits changed: the answer's switch and counts are checked as changed values too.
+    await call('PATCH', '/trading/config', { algoOrders: true, maxAlgoOrdersPerSymbol: 7, maxAlgoOrdersPerAccount: 70, maxIcebergParts: 20 });
     await call('GET', '/verify');
     await call('GET', '/verify?replay=1');
   });
