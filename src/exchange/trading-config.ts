@@ -33,7 +33,8 @@ export const DEFAULT_ALGO_SETTINGS: Readonly<AlgoSettings> = Object.freeze({
   maxIcebergParts: 10,
 });
 
-const ALGO_COUNT_KEYS = ['maxAlgoOrdersPerSymbol', 'maxAlgoOrdersPerAccount', 'maxIcebergParts'] as const satisfies readonly (keyof AlgoSettings)[];
+/** The algo settings that are counts (the option itself is a flag). */
+export const ALGO_COUNT_KEYS = ['maxAlgoOrdersPerSymbol', 'maxAlgoOrdersPerAccount', 'maxIcebergParts'] as const satisfies readonly (keyof AlgoSettings)[];
 
 /** The settings of a snapshot image; an image from before they existed has the defaults. */
 export function restoreAlgoSettings(image: Partial<AlgoSettings> | undefined): AlgoSettings {

@@ -1,7 +1,7 @@
 import { BourseError } from '../../core/errors.js';
 import type { Exchange } from '../../exchange/exchange.js';
 import { banAddress, type IpBan, type IpBanLiftedResult } from '../../exchange/ip-ban-module.js';
-import { DEFAULT_ALGO_SETTINGS, DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView, type AlgoSettings } from '../../exchange/trading-config.js';
+import { ALGO_COUNT_KEYS, DEFAULT_ALGO_SETTINGS, DEFAULT_CORE_LIMITS, DEFAULT_RATE_LIMIT_SETTINGS, RATE_LIMIT_KEYS, tradingConfigView } from '../../exchange/trading-config.js';
 import { defaultPaymentsConfig } from '../../payments/config.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import { arrayOf } from '../response-schema.js';
@@ -13,7 +13,6 @@ import * as S from './schemas.js';
 
 const CORE_COUNT_KEYS = ['maxOpenOrdersPerSymbol', 'maxOpenOrdersPerAccount'] as const;
 const CORE_RATE_KEYS = ['defaultMakerFeeRate', 'defaultTakerFeeRate'] as const;
-const ALGO_LIMIT_KEYS = ['maxAlgoOrdersPerSymbol', 'maxAlgoOrdersPerAccount', 'maxIcebergParts'] as const satisfies readonly (keyof AlgoSettings)[];
 
 /** The trading configuration of a new data directory, as O17 answers it. */
 const TRADING_CONFIG_EXAMPLE = {
@@ -131,7 +130,7 @@ export function settingsEndpoints(exchange: Exchange, limiter: RateLimiter): Ope
           ...B.each(CORE_RATE_KEYS, B.decimal()),
           // Typed as the spec types them: JSON true/false, JSON integers (a string is refused, -1100).
           algoOrders: B.flag({ description: 'stop-loss, take-profit and iceberg orders on or off (docs/spot-api.md "Stop and iceberg orders")' }),
-          ...B.each(ALGO_LIMIT_KEYS, B.integer({ min: 1 })),
+          ...B.each(ALGO_COUNT_KEYS, B.integer({ min: 1 })),
         }),
       },
       // One journaled command for every member: the core checks them all before it sets any.
