@@ -183,8 +183,7 @@ function execute(
   // W1: acceptance is always reported first, as NEW, even when the order then fills.
   if (recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, toOrderRow(order, spec));
   if (order.untriggered) {
-    spot.liveOrders.set(orderId, order);
-    spot.openOrderIdsOf(account.accountId).add(orderId);
+    spot.keep(order);
     spot.countAlgoOrder(account.accountId, spec.symbol, 1);
     state.stops.add(order);
     const row = toOrderRow(order, spec);
@@ -263,16 +262,14 @@ function work(
   if (rests) {
     order.status = order.executedLots > 0 ? 'PARTIALLY_FILLED' : 'NEW';
     state.book.add(order.orderId, account.accountId, isBuy, order.priceTicks, order.origLots - order.executedLots, order.icebergLots);
-    spot.liveOrders.set(order.orderId, order);
-    spot.openOrderIdsOf(account.accountId).add(order.orderId);
-    account.openOrderCount++;
-    account.openOrdersBySymbol.set(spec.symbol, (account.openOrdersBySymbol.get(spec.symbol) ?? 0) + 1);
+    spot.keep(order);
+    spot.countOpenOrder(account, spec.symbol, 1);
   } else {
     const filled = isMarket && isBuy ? stop === 'complete' && order.executedLots > 0 : order.executedLots === order.origLots;
     order.status = filled ? 'FILLED' : 'CANCELED';
     ledger.unlock(ctx, account, isBuy ? spec.quoteAsset : spec.baseAsset, order.lockedAtoms);
     order.lockedAtoms = 0n;
-    if (fired) forget(spot, order);
+    if (fired) spot.forget(order);
   }
   const row = toOrderRow(order, spec);
   ctx.rows.orders.push(row);
@@ -413,20 +410,10 @@ function tradeRow(
   };
 }
 
-/** An order leaves the live orders and its account's open set. */
-function forget(spot: SpotState, order: LiveOrder): void {
-  spot.liveOrders.delete(order.orderId);
-  spot.openOrderIdsOf(order.accountId).delete(order.orderId);
-}
-
 /** A working order leaves the open set (filled or canceled) and the open-order counts. */
 function retire(spot: SpotState, ledger: Ledger, order: LiveOrder): void {
-  forget(spot, order);
-  const account = ledger.account(order.accountId);
-  account.openOrderCount--;
-  const left = (account.openOrdersBySymbol.get(order.symbol) ?? 0) - 1;
-  if (left > 0) account.openOrdersBySymbol.set(order.symbol, left);
-  else account.openOrdersBySymbol.delete(order.symbol);
+  spot.forget(order);
+  spot.countOpenOrder(ledger.account(order.accountId), order.symbol, -1);
 }
 
 /** Cancels one open order of the account, resting or waiting for its trigger; releases what it locked. */
@@ -435,8 +422,10 @@ function cancelLive(spot: SpotState, ledger: Ledger, order: LiveOrder, ctx: Post
   if (order.untriggered) {
     state.stops.remove(order);
     spot.countAlgoOrder(order.accountId, order.symbol, -1);
-  } else if (state.book.cancel(order.orderId) === undefined) {
-    throw new Error(`open order ${order.orderId} is not in its book`);
+    spot.forget(order);
+  } else {
+    if (state.book.cancel(order.orderId) === undefined) throw new Error(`open order ${order.orderId} is not in its book`);
+    retire(spot, ledger, order);
   }
   const account = ledger.account(order.accountId);
   const lockAsset = order.side === 'BUY' ? state.spec.quoteAsset : state.spec.baseAsset;
@@ -444,8 +433,6 @@ function cancelLive(spot: SpotState, ledger: Ledger, order: LiveOrder, ctx: Post
   order.lockedAtoms = 0n;
   order.status = 'CANCELED';
   order.updateTime = ctx.ts;
-  if (order.untriggered) forget(spot, order);
-  else retire(spot, ledger, order);
   const row = toOrderRow(order, state.spec);
   ctx.rows.orders.push(row);
   if (recordsEventsOf(ctx, order.accountId)) pushOrderEvent(ctx, order, row);

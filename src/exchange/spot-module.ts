@@ -1,5 +1,6 @@
 import { BourseError, reject } from '../core/errors.js';
 import type { AddSymbolCommand, Command, CommandType, SetSymbolStatusCommand, SymbolStatus } from '../core/types.js';
+import type { BookSide } from '../engine/book-side.js';
 import { OrderBook } from '../engine/order-book.js';
 import { buildSymbolSpec, type SymbolSpec } from '../engine/symbol-spec.js';
 import type { PostingContext } from '../ledger/ledger.js';
@@ -67,6 +68,17 @@ const SPEC_VALUES = [
 
 const SPOT_COMMANDS = ['addSymbol', 'setSymbolStatus', 'placeOrder', 'cancelOrder', 'cancelOrders', 'setTradingConfig'] as const satisfies readonly CommandType[];
 type SpotCommand = Extract<Command, { type: (typeof SPOT_COMMANDS)[number] }>;
+
+/** A book's resting orders in priority order, and each iceberg's visible lots, walked once. */
+function restingImage(book: OrderBook): Pick<SpotImage['symbols'][number], 'bids' | 'asks' | 'icebergsVisible'> {
+  const icebergsVisible: [number, number][] = [];
+  const ids = (side: BookSide): number[] =>
+    Array.from(side.orders(), (order) => {
+      if (order.peakLots > 0) icebergsVisible.push([order.orderId, order.remainingLots]);
+      return order.orderId;
+    });
+  return { bids: ids(book.bids), asks: ids(book.asks), icebergsVisible };
+}
 
 /**
  * Spot trading (area A): symbols with their books, live orders, client order ids, order limits.
@@ -175,18 +187,21 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
       algo: { ...this.algo },
       // Key order is the defaults': the object is only ever made from them and then assigned to.
       rateLimits: { ...this.rateLimits },
-      symbols: sortedEntries(this.symbols).map(([, s]) => ({
-        symbol: s.spec.symbol,
-        baseAsset: s.spec.baseAsset,
-        quoteAsset: s.spec.quoteAsset,
-        status: s.spec.status,
-        values: SPEC_VALUES.map((key) => s.spec[key].toString()),
-        bookVersion: s.book.version,
-        bids: [...s.book.bids.orders()].map((o) => o.orderId),
-        asks: [...s.book.asks.orders()].map((o) => o.orderId),
-        lastPriceTicks: s.lastPriceTicks,
-        icebergsVisible: [...s.book.bids.orders(), ...s.book.asks.orders()].filter((o) => o.peakLots > 0).map((o) => [o.orderId, o.remainingLots]),
-      })),
+      symbols: sortedEntries(this.symbols).map(([, s]) => {
+        const { bids, asks, icebergsVisible } = restingImage(s.book);
+        return {
+          symbol: s.spec.symbol,
+          baseAsset: s.spec.baseAsset,
+          quoteAsset: s.spec.quoteAsset,
+          status: s.spec.status,
+          values: SPEC_VALUES.map((key) => s.spec[key].toString()),
+          bookVersion: s.book.version,
+          bids,
+          asks,
+          lastPriceTicks: s.lastPriceTicks,
+          icebergsVisible,
+        };
+      }),
       orders: [...this.liveOrders.values()]
         .sort((a, b) => a.orderId - b.orderId)
         .map((o) => ({
@@ -216,15 +231,9 @@ export class SpotModule extends SpotState implements CoreModule<SpotImage> {
         icebergLots: o.icebergLots ?? 0,
         untriggered: o.untriggered ?? false,
       };
-      this.liveOrders.set(order.orderId, order);
-      this.openOrderIdsOf(order.accountId).add(order.orderId);
-      if (order.untriggered) {
-        this.countAlgoOrder(order.accountId, order.symbol, 1);
-        continue;
-      }
-      const account = ledger.account(order.accountId);
-      account.openOrderCount++;
-      account.openOrdersBySymbol.set(order.symbol, (account.openOrdersBySymbol.get(order.symbol) ?? 0) + 1);
+      this.keep(order);
+      if (order.untriggered) this.countAlgoOrder(order.accountId, order.symbol, 1);
+      else this.countOpenOrder(ledger.account(order.accountId), order.symbol, 1);
     }
     for (const s of image.symbols) {
       const [tick, step, minPrice, maxPrice, minQty, maxQty, minNotional] = s.values.map((v) => BigInt(v));

@@ -1,4 +1,5 @@
 import { reject } from '../core/errors.js';
+import type { Account } from '../ledger/account.js';
 import { OrderBook } from '../engine/order-book.js';
 import type { SymbolSpec } from '../engine/symbol-spec.js';
 import { ClientOrderIds } from './client-order-ids.js';
@@ -23,6 +24,13 @@ export function newSymbolState(spec: SymbolSpec, book: OrderBook = new OrderBook
 export interface AlgoCounts {
   total: number;
   bySymbol: Map<string, number>;
+}
+
+/** A per-symbol count moved by `delta`; a symbol whose count reaches 0 leaves the map. */
+function addToSymbolCount(bySymbol: Map<string, number>, symbol: string, delta: number): void {
+  const left = (bySymbol.get(symbol) ?? 0) + delta;
+  if (left > 0) bySymbol.set(symbol, left);
+  else bySymbol.delete(symbol);
 }
 
 /** What spot trading holds: symbols with their books, live orders, client order ids, order limits, id counters. */
@@ -58,10 +66,26 @@ export class SpotState {
   countAlgoOrder(accountId: number, symbol: string, delta: 1 | -1): void {
     const counts = this.algoCountsOf(accountId);
     counts.total += delta;
-    const left = (counts.bySymbol.get(symbol) ?? 0) + delta;
-    if (left > 0) counts.bySymbol.set(symbol, left);
-    else counts.bySymbol.delete(symbol);
+    addToSymbolCount(counts.bySymbol, symbol, delta);
     if (counts.total === 0) this.algoCounts.delete(accountId);
+  }
+
+  /** Counts an account's working open order in or out of MAX_NUM_ORDERS and BROKER_MAX_NUM_ORDERS (`delta` 1 or -1). */
+  countOpenOrder(account: Account, symbol: string, delta: 1 | -1): void {
+    account.openOrderCount += delta;
+    addToSymbolCount(account.openOrdersBySymbol, symbol, delta);
+  }
+
+  /** An order becomes live: in the live orders and its account's open set, resting or waiting for its trigger. */
+  keep(order: LiveOrder): void {
+    this.liveOrders.set(order.orderId, order);
+    this.openOrderIdsOf(order.accountId).add(order.orderId);
+  }
+
+  /** An order leaves the live orders and its account's open set. */
+  forget(order: LiveOrder): void {
+    this.liveOrders.delete(order.orderId);
+    this.openOrderIdsOf(order.accountId).delete(order.orderId);
   }
 
   openOrderIdsOf(accountId: number): Set<number> {

@@ -42,12 +42,6 @@ export class StopOrders {
     return fired.sort((a, b) => distance(b) - distance(a) || a.orderId - b.orderId);
   }
 
-  /** Every waiting order, rising list first: what a snapshot lists (their order is rebuilt by `add`). */
-  *orders(): Generator<LiveOrder> {
-    yield* this.rising;
-    yield* this.falling;
-  }
-
   private listOf(order: LiveOrder): LiveOrder[] {
     return triggersRising(order.type as StopOrderType, order.side) ? this.rising : this.falling;
   }

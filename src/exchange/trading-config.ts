@@ -40,13 +40,18 @@ export const ALGO_COUNT_KEYS = ['maxAlgoOrdersPerSymbol', 'maxAlgoOrdersPerAccou
 export function restoreAlgoSettings(image: Partial<AlgoSettings> | undefined): AlgoSettings {
   const settings = { ...DEFAULT_ALGO_SETTINGS };
   if (image?.algoOrders !== undefined) settings.algoOrders = image.algoOrders === true;
-  for (const key of ALGO_COUNT_KEYS) {
+  restoreCounts(settings, image, ALGO_COUNT_KEYS, 'algo limit');
+  return settings;
+}
+
+/** Copies the counts an image holds into `settings`; a count the image lacks keeps its default, a malformed one is an error. */
+function restoreCounts<K extends string>(settings: Record<K, number>, image: Partial<Record<K, number>> | undefined, keys: readonly K[], what: string): void {
+  for (const key of keys) {
     const value = image?.[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`snapshot algo limit ${key} is not a count: ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`snapshot ${what} ${key} is not a count: ${String(value)}`);
     settings[key] = value;
   }
-  return settings;
 }
 
 /**
@@ -88,12 +93,7 @@ export const DEFAULT_RATE_LIMIT_SETTINGS: Readonly<RateLimitSettings> = Object.f
 /** The settings of a snapshot image, member by member; a member the image lacks (an older image) takes its default. */
 export function restoreRateLimitSettings(image: Partial<RateLimitSettings> | undefined): RateLimitSettings {
   const settings = { ...DEFAULT_RATE_LIMIT_SETTINGS };
-  for (const key of RATE_LIMIT_KEYS) {
-    const value = image?.[key];
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`snapshot rate limit ${key} is not a count: ${String(value)}`);
-    settings[key] = value;
-  }
+  restoreCounts(settings, image, RATE_LIMIT_KEYS, 'rate limit');
   return settings;
 }
 
