@@ -51,8 +51,9 @@ export function workingType(type: OrderType): 'LIMIT' | 'MARKET' | 'LIMIT_MAKER'
   }
 }
 
+/** A stop type is one that works as another once triggered: derived from `workingType`, so the list is written once. */
 export function isStopType(type: OrderType): type is StopOrderType {
-  return type === 'STOP_LOSS' || type === 'STOP_LOSS_LIMIT' || type === 'TAKE_PROFIT' || type === 'TAKE_PROFIT_LIMIT';
+  return workingType(type) !== type;
 }
 
 /** True for a stop that fires when the last price rises to its stop price (BUY stop-loss, SELL take-profit); false for one that fires when it falls to it. */
