@@ -12,7 +12,7 @@ import { MarketFanout } from '../src/api/ws/market-fanout.js';
 import type { MarketFrame } from '../src/api/ws/market-frames.js';
 import { readClientMessage } from '../src/api/ws/market-request.js';
 import { SocketSubscriptions, type FrameSink } from '../src/api/ws/market-subscriptions.js';
-import { emptyDerivedRows, type Command, type DerivedRows, type PlaceOrderCommand } from '../src/core/types.js';
+import { emptyDerivedRows, type Command, type DerivedRows, type PlaceOrderCommand, type TradeRow } from '../src/core/types.js';
 import { ExchangeCore } from '../src/exchange/exchange-core.js';
 import { MarketData } from '../src/market/market-data.js';
 import { FIRST_TS, setUpBenchMarket, SYMBOL } from './bench-market.js';
@@ -56,7 +56,8 @@ class TextSink implements FrameSink {
   }
 }
 
-class Market {
+/** One symbol of an in-memory core with a 100-level ladder a side, and a market fan-out over it. */
+export class Market {
   private readonly core = new ExchangeCore();
   private readonly data = new MarketData();
   private ts = FIRST_TS;
@@ -82,15 +83,26 @@ class Market {
 
   /**
    * One order of 2 at 1000 against the 1 resting there on the other side: a trade, and the level
-   * turns from bid to ask or back (a depth and a diffDepth change); the fan-out's share timed.
+   * turns from bid to ask or back (a depth and a diffDepth change). Its trades, for `publish`.
    */
-  timedRound(): number {
+  cross(): readonly TradeRow[] {
     const sells = (this.round++ & 1) === 0;
     const rows = this.apply(this.limit(sells ? 1 : 0, sells ? 'SELL' : 'BUY', 1000, '2')).rows;
     this.data.onTrades(rows.trades);
-    const started = process.hrtime.bigint();
-    this.fanout.onTrades(rows.trades);
+    return rows.trades;
+  }
+
+  /** What a commit and the next depth flush send: a trade frame, a depth and a diffDepth frame to each subscriber. */
+  publish(trades: readonly TradeRow[]): void {
+    this.fanout.onTrades(trades);
     this.fanout.flushDepths();
+  }
+
+  /** A `cross` with its `publish` timed, ns. */
+  timedRound(): number {
+    const trades = this.cross();
+    const started = process.hrtime.bigint();
+    this.publish(trades);
     return elapsedNs(started);
   }
 

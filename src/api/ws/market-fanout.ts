@@ -153,9 +153,10 @@ export class MarketFanout {
     this.queuedTrades.clear();
   }
 
-  /** bookTicker: the best levels, when they changed. */
-  flushBookTickers(): void {
+  /** bookTicker: the best levels, when they changed. True when any frame was sent. */
+  flushBookTickers(): boolean {
     const now = this.clock();
+    let sent = false;
     for (const [symbol, subscriptions] of this.index.of('bookTicker')) {
       const state = this.stateOf(symbol);
       const key = bestKey(state);
@@ -165,13 +166,16 @@ export class MarketFanout {
         publish ??= new FramePublish({ kind: 'bookTicker', items: [bookTickerItem(state, now)] }, false, now);
         subscription.lastSent = key;
         send(subscription, publish);
+        sent = true;
       }
     }
+    return sent;
   }
 
-  /** depth: the book after a change; diffDepth: the levels changed since the last frame. */
-  flushDepths(): void {
+  /** depth: the book after a change; diffDepth: the levels changed since the last frame. True when any frame was sent. */
+  flushDepths(): boolean {
     const now = this.clock();
+    let sent = false;
     for (const [symbol, subscriptions] of this.index.of('depth')) {
       const state = this.stateOf(symbol);
       const version = String(state.book.version);
@@ -185,6 +189,7 @@ export class MarketFanout {
         }
         subscription.lastSent = version;
         send(subscription, publish);
+        sent = true;
       }
     }
     for (const [symbol, subscriptions] of this.index.of('diffDepth')) {
@@ -200,13 +205,19 @@ export class MarketFanout {
         if (subscription.lastSent === version) continue;
         subscription.lastSent = version;
         send(subscription, publish);
+        sent = true;
       }
     }
+    return sent;
   }
 
-  /** kline: the current bar, when it changed; realtimes: the window's values, when they changed; index: the index, when it changed. */
-  flushStats(): void {
+  /**
+   * kline: the current bar, when it changed; realtimes: the window's values, when they changed;
+   * index: the index, when it changed. True when any frame was sent.
+   */
+  flushStats(): boolean {
     const now = this.clock();
+    let sent = false;
     const market = this.source.market;
     for (const [symbol, subscriptions] of this.index.of('kline')) {
       const state = this.stateOf(symbol);
@@ -225,6 +236,7 @@ export class MarketFanout {
         if (current === undefined || subscription.lastSent === current.key) continue;
         subscription.lastSent = current.key;
         send(subscription, current.publish);
+        sent = true;
       }
     }
     for (const [symbol, subscriptions] of this.index.of('realtimes')) {
@@ -242,6 +254,7 @@ export class MarketFanout {
         if (subscription.lastSent === current.key) continue;
         subscription.lastSent = current.key;
         send(subscription, current.publish);
+        sent = true;
       }
     }
     for (const [symbol, subscriptions] of this.index.of('index')) {
@@ -252,8 +265,10 @@ export class MarketFanout {
         publish ??= new FramePublish({ kind: 'index', items: [item] }, false, now);
         subscription.lastSent = item.index;
         send(subscription, publish);
+        sent = true;
       }
     }
+    return sent;
   }
 
   /** A subscribed symbol's state; symbols are never delisted, so it is there. */

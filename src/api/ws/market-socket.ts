@@ -1,4 +1,5 @@
-import { WebSocket } from 'ws';
+import type { Duplex } from 'node:stream';
+import { WebSocket, type RawData } from 'ws';
 import type { SymbolState } from '../../exchange/spot-module.js';
 import type { BacklogWatch } from './backlog-watch.js';
 import { textOf } from './client-text.js';
@@ -8,6 +9,7 @@ import type { MarketFanout } from './market-fanout.js';
 import type { MarketProtocol } from './market-protocols.js';
 import { readClientMessage } from './market-request.js';
 import { SocketSubscriptions, type FrameSink } from './market-subscriptions.js';
+import type { WriteRound } from './market-write-round.js';
 import { MessageWindow } from './message-window.js';
 import type { StreamLogger } from './upgrade-router.js';
 
@@ -26,31 +28,37 @@ export interface MarketSocketContext {
   logger: StreamLogger;
   /** Every frame goes through it: it bounds what the client has not read (MAX_BUFFERED_BYTES unless a test sets another). */
   backlog: BacklogWatch;
+  /** A publish round's frames to this socket go to the kernel in one write. */
+  writeRound: WriteRound;
 }
 
 /**
  * Serves one market socket of either protocol (docs/websocket.md "Market stream", "v2 market
  * stream") until it closes, then drops its subscriptions and calls `onClosed` once: requests, their
- * acks (v2) and errors, pings, the message limit and the idle timeout (v1).
+ * acks (v2) and errors, pings, the message limit and the idle timeout (v1). `socket` is the
+ * connection `ws` writes to.
  */
-export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, protocol: MarketProtocol, onClosed: () => void): void {
+export function serveMarketSocket(ws: WebSocket, socket: Duplex, ctx: MarketSocketContext, protocol: MarketProtocol, onClosed: () => void): void {
   const own = new SocketSubscriptions();
   const window = new MessageWindow(MAX_CLIENT_MESSAGES, MESSAGE_WINDOW_MS);
   const sink: FrameSink = {
     // The same Buffer goes to every socket of a publish: `ws` frames it without copying or encoding.
     send(frame, binary) {
+      ctx.writeRound.hold(socket);
       ctx.backlog.send(ws, binary ? frame.gzip() : frame.bytes(), binary);
     },
   };
   /** This socket's own answers (pong, acks, errors): always text. */
   const reply = (text: string): void => {
+    ctx.writeRound.hold(socket);
     ctx.backlog.send(ws, text);
   };
   ctx.backlog.watch(ws);
   const idle = protocol.heartbeat === 'idle-close' ? setTimeout(() => ws.close(1000, 'idle'), ctx.idleMs) : undefined;
   idle?.unref();
 
-  ws.on('message', (data) => {
+  /** One client message; what it is answered (an ack, snapshots) goes out in one write. */
+  const answer = (data: RawData): void => {
     if (ws.readyState !== WebSocket.OPEN) return;
     idle?.refresh();
     if (!window.admit(ctx.clock())) {
@@ -82,7 +90,8 @@ export function serveMarketSocket(ws: WebSocket, ctx: MarketSocketContext, proto
         break;
       }
     }
-  });
+  };
+  ws.on('message', (data) => ctx.writeRound.run(() => answer(data)));
   // A protocol ping is a sign of life too; `ws` answers it with a pong by itself.
   ws.on('ping', () => idle?.refresh());
   ws.on('error', (error) => ctx.logger.debug({ err: error }, 'market socket error'));

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BourseError } from '../../core/errors.js';
 import type { CommitInfo } from '../../exchange/sequencer.js';
@@ -7,6 +8,7 @@ import { MarketFanout, type MarketSource } from './market-fanout.js';
 import { V1_PROTOCOL, V2_PROTOCOL, type MarketProtocol } from './market-protocols.js';
 import { startServerPings } from './heartbeat.js';
 import { MAX_BUFFERED_BYTES, serveMarketSocket } from './market-socket.js';
+import { WriteRound } from './market-write-round.js';
 import { IpSocketQuota, refuseOverQuota } from './socket-quotas.js';
 import { completeUpgrade, type StreamLogger, type UpgradeRoute } from './upgrade-router.js';
 
@@ -116,6 +118,7 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
       deps.logger.warn({ ip: peer?.ip, port: peer?.port, stream: peer?.protocol.version, ...unread }, 'market socket too slow to follow; cut off');
     },
   });
+  const writeRound = new WriteRound();
   const context = {
     fanout,
     lookup: (symbol: string) => deps.exchange.core.spot.symbols.get(symbol),
@@ -123,30 +126,41 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
     idleMs: options.idleMs ?? IDLE_MS,
     logger: deps.logger,
     backlog,
+    writeRound,
   };
   const stopV2Pings = startServerPings(options.v2PingIntervalMs ?? V2_PING_INTERVAL_MS, deps.clock, (ping) => {
     for (const [ws, peer] of sockets) if (peer.protocol.heartbeat === 'server-ping') backlog.send(ws, ping);
   });
-  const timers = [
-    setInterval(() => fanout.flushBookTickers(), BOOK_TICKER_MS),
-    setInterval(() => fanout.flushDepths(), DEPTH_MS),
-    setInterval(() => fanout.flushStats(), STATS_MS),
-  ];
-  for (const timer of timers) timer.unref();
   let closing: Promise<void> | undefined;
   let tradeTimer: NodeJS.Timeout | undefined;
   const flushTrades = (): void => {
+    clearTimeout(tradeTimer);
     tradeTimer = undefined;
     fanout.flushTrades();
   };
+  /**
+   * A throttled flush as one write round. If it sent frames, the trades waiting for their window go
+   * out in the same round, after them: a socket on depth and trade takes both in one write, where it
+   * took one for the depth and another for the trades a few ms later.
+   */
+  const throttledRound = (flush: () => boolean) => () =>
+    writeRound.run(() => {
+      if (flush()) flushTrades();
+    });
+  const timers = [
+    setInterval(throttledRound(() => fanout.flushBookTickers()), BOOK_TICKER_MS),
+    setInterval(throttledRound(() => fanout.flushDepths()), DEPTH_MS),
+    setInterval(throttledRound(() => fanout.flushStats()), STATS_MS),
+  ];
+  for (const timer of timers) timer.unref();
 
-  const accept = (ws: WebSocket, peer: Peer): void => {
+  const accept = (ws: WebSocket, socket: Duplex, peer: Peer): void => {
     const { ip, port } = peer;
     sockets.set(ws, peer);
     // The handshake completes synchronously, so the count is exact for the next one.
     perIp.add(ip);
     deps.logger.debug({ ip, port, stream: peer.protocol.version }, 'market socket opened');
-    serveMarketSocket(ws, context, peer.protocol, () => {
+    serveMarketSocket(ws, socket, context, peer.protocol, () => {
       deps.logger.debug({ ip, port }, 'market socket closed');
       sockets.delete(ws);
       perIp.remove(ip);
@@ -169,11 +183,11 @@ export function createMarketStreams(deps: MarketStreamDeps, options: MarketStrea
         refuseOverQuota(refuse, deps.limiter, ip, error, `${MAX_MARKET_SOCKETS_PER_IP} market streams per IP already open`);
         return;
       }
-      completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, { ip, port: request.socket.remotePort, protocol }));
+      completeUpgrade(wss, request, socket, head, refuse, (ws) => accept(ws, socket, { ip, port: request.socket.remotePort, protocol }));
     },
     onCommit(info) {
       if (info.rows.trades.length === 0 || !fanout.queueTrades(info.rows.trades) || tradeTimer !== undefined) return;
-      tradeTimer = setTimeout(flushTrades, options.tradeWindowMs ?? TRADE_MS);
+      tradeTimer = setTimeout(() => writeRound.run(flushTrades), options.tradeWindowMs ?? TRADE_MS);
       tradeTimer.unref();
     },
     async disconnectAll() {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +11,7 @@ import { V1_PROTOCOL } from '../../../../src/api/ws/market-protocols.js';
 import { readClientMessage } from '../../../../src/api/ws/market-request.js';
 import { serveMarketSocket } from '../../../../src/api/ws/market-socket.js';
 import { SocketSubscriptions, type FrameSink } from '../../../../src/api/ws/market-subscriptions.js';
+import { WriteRound } from '../../../../src/api/ws/market-write-round.js';
 import type { StreamVersion } from '../../../../src/api/ws/market-topics.js';
 import { MarketData } from '../../../../src/market/market-data.js';
 import { CoreHarness, T0, createCoreHarness, limit } from '../../../support/core-harness.js';
@@ -213,10 +215,12 @@ describe('market sockets sent a shared frame', () => {
       idleMs: 60_000,
       logger: pino({ level: 'silent' }),
       backlog,
+      writeRound: new WriteRound(),
     };
     return Array.from({ length: count }, () => {
       const socket = new FakeSocket();
-      serveMarketSocket(socket as unknown as WebSocket, context, V1_PROTOCOL, () => {});
+      // Outside a write round the connection under `ws` is not touched: a stand-in will do.
+      serveMarketSocket(socket as unknown as WebSocket, new PassThrough(), context, V1_PROTOCOL, () => {});
       socket.request({ id: 't', event: 'sub', topic: 'trade', symbol: 'ETHUSDT', params: { binary } });
       socket.sent = [];
       return socket;

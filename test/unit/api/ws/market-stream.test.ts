@@ -54,6 +54,24 @@ async function serve(options: MarketStreamOptions = {}): Promise<Served> {
   };
 }
 
+/** Counts the writes of every market socket's connection from here on (one per `_write` or `_writev`: what reaches the kernel). */
+function countWrites(streams: MarketStreams): { writes: number } {
+  const counter = { writes: 0 };
+  const handle = streams.handle.bind(streams);
+  streams.handle = (request, socket, head, ip, refuse) => {
+    const writable = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = writable[method].bind(socket);
+      writable[method] = (...args) => {
+        counter.writes++;
+        original(...args);
+      };
+    }
+    handle(request, socket, head, ip, refuse);
+  };
+  return counter;
+}
+
 describe('market stream paths', () => {
   let s: Served;
   beforeAll(async () => {
@@ -155,6 +173,36 @@ describe('a market socket', () => {
     expect(await late.ask({ ping: 2 })).toEqual({ pong: 2 });
     await early.close();
     await late.close();
+  });
+
+  it('when the depth timer finds a trade queued, then a socket on trade, depth and diffDepth gets depth, diffDepth and trade as three messages in one write', async () => {
+    // A window far longer than the test: only the depth round sends the queued trade.
+    await s.stop();
+    s = await serve({ tradeWindowMs: 60_000 });
+    const counter = countWrites(s.streams);
+    const probe = await MarketProbe.open(`${s.url}/openapi/quote/ws/v1`);
+    for (const topic of ['trade', 'depth', 'diffDepth']) {
+      expect(await probe.ask({ id: topic, event: 'sub', topic, symbol: 'ETHUSDT' })).toMatchObject({ id: topic, topic, f: true });
+    }
+    const seller = s.h.funded({ ETH: '1' });
+    const buyer = s.h.funded({ USDT: '10000' });
+    s.h.place(limit(seller, 'ETHUSDT', 'SELL', '2000', '1'));
+    s.h.now = T0 + 1000;
+    s.h.place(limit(buyer, 'ETHUSDT', 'BUY', '2000', '0.4'));
+    s.market.onTrades(s.h.lastRows.trades);
+    s.streams.onCommit({ rows: s.h.lastRows });
+    counter.writes = 0;
+    const frames = [await probe.next(), await probe.next(), await probe.next()];
+    const envelope = (topic: string) => ({ id: topic, symbol: 'ETHUSDT', symbolName: 'ETHUSDT', topic, params: { binary: 'false' } });
+    expect(frames).toEqual([
+      { ...envelope('depth'), data: [{ e: 301, s: 'ETHUSDT', t: NOW, v: '2', b: [], a: [['2000', '0.6']] }], f: false, sendTime: NOW },
+      { ...envelope('diffDepth'), data: [{ e: 301, s: 'ETHUSDT', t: NOW, v: '2', b: [], a: [['2000', '0.6']] }], f: false, sendTime: NOW },
+      { ...envelope('trade'), data: [{ v: '1', t: T0 + 1000, p: '2000', q: '0.4', m: true }], f: false, sendTime: NOW },
+    ]);
+    expect(counter.writes).toBe(1);
+    // Nothing else was queued: the next message answers a ping.
+    expect(await probe.ask({ ping: 1 })).toEqual({ pong: 1 });
+    await probe.close();
   });
 
   it('when params.binary is true, then frames are gzip-compressed binary frames of the same JSON', async () => {
