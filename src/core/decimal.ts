@@ -74,6 +74,8 @@ export function unitsToAtto(units: bigint, scale: number): bigint {
 /** Canonical decimal text (docs/spot-api.md "Value formats") of `units` scaled by 10^scale: no trailing zeros, "0" for zero. */
 export function formatUnits(units: bigint, scale: number): string {
   if (scale < 0 || scale >= POWERS_OF_TEN.length) throw new RangeError(`formatUnits scale out of range: ${scale}`);
+  // Most rows carry some zero amount (an order not yet filled, a fee-free fill).
+  if (units === 0n) return '0';
   const negative = units < 0n;
   // String slicing instead of bigint division: this runs for every row the ledger writes.
   let digits = (negative ? -units : units).toString();

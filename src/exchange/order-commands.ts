@@ -326,11 +326,12 @@ function settleFill(spot: SpotState, ledger: Ledger, spec: SymbolSpec, taker: Li
   ledger.postTo(ctx, seller, quote, sellerQuote, -sellerFee, FLOW_TYPES.FEE);
   ledger.post(ctx, feeAccount, spec.quoteAsset, sellerFee, 'FEE');
 
-  for (const order of [taker, maker]) {
-    order.executedLots += fill.lots;
-    order.cumQuoteAtoms += quoteAtoms;
-    order.updateTime = ctx.ts;
-  }
+  taker.executedLots += fill.lots;
+  taker.cumQuoteAtoms += quoteAtoms;
+  taker.updateTime = ctx.ts;
+  maker.executedLots += fill.lots;
+  maker.cumQuoteAtoms += quoteAtoms;
+  maker.updateTime = ctx.ts;
   maker.status = fill.makerDone ? 'FILLED' : 'PARTIALLY_FILLED';
   if (fill.makerDone) {
     if (maker.lockedAtoms !== 0n) throw new Error(`filled order ${maker.orderId} still locks ${maker.lockedAtoms}`);
