@@ -74,7 +74,6 @@ export const BENCHMARKS = [
       secondsKnob('WEBHOOKS', '12', 3, '3'),
       { name: 'BENCH_WEBHOOKS_LOOPS', fallback: '32', meaning: 'concurrent flows', quick: '4' },
       { name: 'BENCH_WEBHOOKS_USERS', fallback: '64', meaning: 'merchant users per set, at least', quick: '8' },
-      connectionsKnob('WEBHOOKS', '64', '8', 'autocannon connections for hello world'),
       profileKnob('WEBHOOKS'),
     ],
   },

@@ -172,13 +172,16 @@ export class MerchantPool {
     for (;;) {
       const now = Date.now();
       const minute = Math.floor(now / MINUTE_MS);
-      const user = this.users[this.next++ % this.users.length];
-      if (user.minute !== minute) Object.assign(user, { minute, quotes: 0 });
-      if (user.quotes < QUOTES_PER_USER_MINUTE) {
-        this.maxQuotes = Math.max(this.maxQuotes, ++user.quotes);
-        return user;
+      // Users added after a warm-up are fresh while the first ones may be used up: look at each once
+      // before waiting, so that a loop waits only when every user's minute is used up.
+      for (let tried = 0; tried < this.users.length; tried++) {
+        const user = this.users[this.next++ % this.users.length];
+        if (user.minute !== minute) Object.assign(user, { minute, quotes: 0 });
+        if (user.quotes < QUOTES_PER_USER_MINUTE) {
+          this.maxQuotes = Math.max(this.maxQuotes, ++user.quotes);
+          return user;
+        }
       }
-      // Taken in turn, the users use their minutes up together: wait for the next minute.
       this.waits++;
       await sleep((minute + 1) * MINUTE_MS - now + 10);
     }

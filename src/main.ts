@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -29,6 +30,10 @@ import { DeadlineScheduler } from './exchange/deadline-scheduler.js';
 import { openClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 import { FileDocumentStore } from './store/documents.js';
 import type { Role } from './cluster/cluster-host.js';
+
+// Webhook signatures are made on libuv's thread pool (crypto.sign with a callback): one thread per core, at
+// least libuv's own 4. Read when the pool first starts, which no module does while being imported.
+process.env.UV_THREADPOOL_SIZE ??= String(Math.max(4, availableParallelism()));
 
 export interface RunningServer {
   url: string;

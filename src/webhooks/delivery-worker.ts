@@ -3,7 +3,7 @@ import type { Command } from '../core/types.js';
 import type { CommitSubscriber } from '../exchange/commit-subscribers.js';
 import type { ExchangeCore } from '../exchange/exchange-core.js';
 import type { CommitInfo } from '../exchange/sequencer.js';
-import type { OutboxEvent, Webhook } from '../payments/webhooks.js';
+import { WEBHOOK_STATUS, type OutboxEvent, type Webhook } from '../payments/webhooks.js';
 import type { Awaitable, Store } from '../store/store.js';
 import { DueQueue } from './due-queue.js';
 import type { DeliveryOutcome, DeliveryRequest } from './sender.js';
@@ -34,6 +34,12 @@ export interface DeliveryWorkerOptions {
  * restart the core's recovered outbox is the whole truth, and an attempt that was in flight is
  * simply made again.
  *
+ * An object's next event waits for the previous one's 2xx, not for its outcome's commit too: once
+ * the reply is in and the outcome submitted, the event behind it goes (the order of the commits
+ * that made them tells which one that is). Should that outcome never commit (a crash), the
+ * recovered outbox has the previous event pending and it is made again: at least once, first
+ * copies in order.
+ *
  * The events a commit changed are the outbox rows it wrote: only those (and the next event of an
  * object whose event ended) are looked at, through a queue ordered by due time, so a backlog costs
  * nothing per commit.
@@ -52,6 +58,16 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   private readonly queuedAt = new Map<string, number>();
   /** `[webhookId, objectId]` of pending events: when one ends, its object's next event is due. */
   private readonly objectOf = new Map<string, [string, string]>();
+  /** Per `webhookId:objectId`, its newest event seen committed while pending: the one a new event of the object queues behind. */
+  private readonly newestOf = new Map<string, string>();
+  /** Pending event → the event right ahead of it in its object's order, as commits seen in sequence showed; absent: unknown, it waits for the core's order. */
+  private readonly aheadOf = new Map<string, string>();
+  /** The reverse of `aheadOf`. */
+  private readonly behindOf = new Map<string, string>();
+  /** Queued events whose attempt got a 2xx and whose outcome is submitted, not yet seen committed: the event behind may go. */
+  private readonly answered = new Set<string>();
+  /** The last sequence number seen committed: a gap (commits this worker was not given) makes the order above unknown again. */
+  private lastSeq: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private purgeTimer: NodeJS.Timeout | undefined;
@@ -62,6 +78,8 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
 
   start(): void {
     this.running = true;
+    // Commits may have gone by unseen (a follower leading again): only the core's order is known.
+    this.forgetOrder();
     for (const { event } of this.options.core.webhooks.sendable()) this.consider(event.eventId);
     this.purge();
     this.purgeTimer = setInterval(() => this.purge(), PURGE_EVERY_MS);
@@ -78,6 +96,11 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
 
   onCommit(info: CommitInfo): void {
     const webhooks = this.options.core.webhooks;
+    const { commands } = info;
+    if (commands.length > 0) {
+      if (this.lastSeq !== undefined && commands[0].seq !== this.lastSeq + 1) this.forgetOrder();
+      this.lastSeq = commands[commands.length - 1].seq;
+    }
     let changed = false;
     for (const row of info.rows.moduleRows) {
       if (row.kind !== 'webhookEvent') continue;
@@ -85,9 +108,12 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       const eventId = event.eventId;
       changed = true;
       if (event.payload !== undefined) {
+        // A body is written once, when the event is made: it queues behind its object's newest pending event.
+        const object: [string, string] = [String(event.webhookId), String(event.objectId)];
         this.bodies.set(eventId, event.payload);
         this.signatures.set(eventId, this.sign(event.payload));
-        this.objectOf.set(eventId, [String(event.webhookId), String(event.objectId)]);
+        this.objectOf.set(eventId, object);
+        this.queueBehind(eventId, object);
       }
       if (event.status !== 'DELIVERED' && event.status !== 'FAILED') {
         this.consider(eventId);
@@ -97,6 +123,7 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       this.bodies.delete(eventId);
       this.signatures.delete(eventId);
       this.objectOf.delete(eventId);
+      this.ended(eventId, object);
       const next = object === undefined ? undefined : webhooks.headOf(object[0], object[1]);
       if (next !== undefined) this.consider(next.eventId);
     }
@@ -141,7 +168,7 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   private ready(eventId: string, now: number): { event: OutboxEvent; webhook: Webhook } | undefined {
     const webhooks = this.options.core.webhooks;
     const event = webhooks.pendingEvent(eventId);
-    if (event === undefined || this.inFlight.has(eventId) || event.nextAttemptTime > now || !webhooks.isSendable(event)) return undefined;
+    if (event === undefined || this.inFlight.has(eventId) || event.nextAttemptTime > now || !this.mayGo(event)) return undefined;
     return { event, webhook: webhooks.webhook(event.webhookId) as Webhook };
   }
 
@@ -149,9 +176,56 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
   private consider(eventId: string): void {
     const webhooks = this.options.core.webhooks;
     const event = webhooks.pendingEvent(eventId);
-    if (event === undefined || this.inFlight.has(eventId) || this.queuedAt.get(eventId) === event.nextAttemptTime || !webhooks.isSendable(event)) return;
+    if (event === undefined || this.inFlight.has(eventId) || this.queuedAt.get(eventId) === event.nextAttemptTime || !this.mayGo(event)) return;
     this.queuedAt.set(eventId, event.nextAttemptTime);
     this.due.push(event.nextAttemptTime, eventId);
+  }
+
+  /** The core's order allows it, or every event ahead of it in its object's order got its 2xx (their outcomes are on their way to a commit). */
+  private mayGo(event: OutboxEvent): boolean {
+    const webhooks = this.options.core.webhooks;
+    if (webhooks.isSendable(event)) return true;
+    if (webhooks.webhook(event.webhookId)?.status !== WEBHOOK_STATUS.ACTIVE) return false;
+    const head = webhooks.headOf(event.webhookId, event.objectId)?.eventId;
+    // Each step goes to an earlier event: the walk ends within the object's pending events.
+    for (let ahead = this.aheadOf.get(event.eventId), steps = 0; ahead !== undefined && steps <= this.aheadOf.size; ahead = this.aheadOf.get(ahead), steps++) {
+      if (!this.answered.has(ahead)) return false;
+      if (ahead === head) return true;
+    }
+    return false;
+  }
+
+  /** A new event of `object`: it is right behind the object's newest event seen pending, if any. */
+  private queueBehind(eventId: string, object: [string, string]): void {
+    const key = `${object[0]}:${object[1]}`;
+    const newest = this.newestOf.get(key);
+    if (newest !== undefined) {
+      this.aheadOf.set(eventId, newest);
+      this.behindOf.set(newest, eventId);
+    }
+    this.newestOf.set(key, eventId);
+  }
+
+  /** The event ended (committed DELIVERED or FAILED): it is out of its object's order. */
+  private ended(eventId: string, object: [string, string] | undefined): void {
+    this.answered.delete(eventId);
+    const behind = this.behindOf.get(eventId);
+    const ahead = this.aheadOf.get(eventId);
+    this.behindOf.delete(eventId);
+    this.aheadOf.delete(eventId);
+    // The one behind is now its object's head, or (this one ended out of turn, by a resend) not known
+    // to be right behind the one ahead: either way it goes by the core's order.
+    if (behind !== undefined) this.aheadOf.delete(behind);
+    if (ahead !== undefined) this.behindOf.delete(ahead);
+    if (object !== undefined && this.newestOf.get(`${object[0]}:${object[1]}`) === eventId) this.newestOf.delete(`${object[0]}:${object[1]}`);
+  }
+
+  private forgetOrder(): void {
+    this.newestOf.clear();
+    this.aheadOf.clear();
+    this.behindOf.clear();
+    this.answered.clear();
+    this.lastSeq = undefined;
   }
 
   private sign(payload: string): Promise<string> {
@@ -239,10 +313,29 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
       blockPrivateTargets: !options.sandbox,
     });
     freeSlot();
-    this.pump();
     // After stop (shutdown) an aborted attempt is not an outcome: it is made again after the restart.
-    if (this.running) await options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url: webhook.url, time: now, ...outcome });
+    if (this.running) {
+      const recorded = options.submit({ type: 'webhookAttempt', eventId: event.eventId, attempt, url: webhook.url, time: now, ...outcome });
+      // Submitted first, so the outcome is sequenced before any outcome of the event behind it.
+      if (outcome.error === '' && event.queued) this.answer(event.eventId);
+      this.pump();
+      try {
+        await recorded;
+      } catch (error) {
+        // Not recorded: the event is made again later, and what is behind it waits for that.
+        this.answered.delete(event.eventId);
+        throw error;
+      }
+    }
     return true;
+  }
+
+  /** The event got its 2xx: the event right behind it may go now (docs/webhooks.md "Answering, retries, order"). */
+  private answer(eventId: string): void {
+    if (this.options.core.webhooks.pendingEvent(eventId) === undefined) return;
+    this.answered.add(eventId);
+    const behind = this.behindOf.get(eventId);
+    if (behind !== undefined) this.consider(behind);
   }
 
   /** One attempt to the URL has its reply (or none will come): the first parked event still ready takes the slot. */

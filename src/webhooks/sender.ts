@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { isBlockedAddress } from './target-guard.js';
 
 /** docs/webhooks.md "Answering, retries, order": at most this much of a reply is read; receivers should answer first and work afterwards. */
@@ -24,6 +25,16 @@ export interface DeliveryOutcome {
 }
 
 class BlockedTarget extends Error {}
+
+/** A webhook URL parsed once: `http.request` options without the per-request ones, and whether its host is a blocked address literal. */
+interface Target {
+  secure: boolean;
+  options: http.RequestOptions;
+  blockedLiteral: boolean;
+}
+
+/** Parsed URLs kept: far more than the webhooks a deployment delivers to at once; past it the cache starts over. */
+const MAX_TARGETS = 4096;
 
 /** Resolves as Node would, but fails when any address the name gives is a blocked one (no DNS rebinding: the checked address is the one used). */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -56,19 +67,16 @@ export function classifyReply(status: number, body: Buffer): string {
  */
 export class WebhookSender {
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  /** By URL text; null: not a URL. Every attempt to a URL would otherwise parse it again. */
+  private readonly targets = new Map<string, Target | null>();
 
   send(request: DeliveryRequest): Promise<DeliveryOutcome> {
     const started = performance.now();
     const outcome = (httpStatus: number, error: string): DeliveryOutcome => ({ httpStatus, durationMs: Math.round(performance.now() - started), error });
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return Promise.resolve(outcome(0, 'connection error'));
-    }
-    const hostname = url.hostname.replace(/^\[|\]$/g, '');
-    if (request.blockPrivateTargets && isIP(hostname) !== 0 && isBlockedAddress(hostname)) return Promise.resolve(outcome(0, 'blocked target'));
-    const secure = url.protocol === 'https:';
+    const target = this.target(request.url);
+    if (target === null) return Promise.resolve(outcome(0, 'connection error'));
+    if (request.blockPrivateTargets && target.blockedLiteral) return Promise.resolve(outcome(0, 'blocked target'));
+    const { secure } = target;
     return new Promise((resolve) => {
       let settled = false;
       const finish = (httpStatus: number, error: string): void => {
@@ -78,8 +86,8 @@ export class WebhookSender {
         resolve(outcome(httpStatus, error));
       };
       const req = (secure ? https : http).request(
-        url,
         {
+          ...target.options,
           method: 'POST',
           agent: secure ? this.agents.https : this.agents.http,
           headers: { ...request.headers, 'Content-Length': String(request.body.length) },
@@ -111,6 +119,21 @@ export class WebhookSender {
       req.on('error', (error) => finish(0, error instanceof BlockedTarget || (error as { cause?: unknown }).cause instanceof BlockedTarget ? 'blocked target' : 'connection error'));
       req.end(request.body);
     });
+  }
+
+  private target(text: string): Target | null {
+    let target = this.targets.get(text);
+    if (target !== undefined) return target;
+    try {
+      const url = new URL(text);
+      const hostname = url.hostname.replace(/^\[|\]$/g, '');
+      target = { secure: url.protocol === 'https:', options: urlToHttpOptions(url), blockedLiteral: isIP(hostname) !== 0 && isBlockedAddress(hostname) };
+    } catch {
+      target = null;
+    }
+    if (this.targets.size >= MAX_TARGETS) this.targets.clear();
+    this.targets.set(text, target);
+    return target;
   }
 
   close(): void {

@@ -124,7 +124,7 @@ describe('delivery worker: an exact body read from the store', () => {
     expect(w.sent[0].headers['X-BH-Delivery-Attempt']).toBe('1');
   });
 
-  it("when the first event's body is awaited, then its object's next event waits until the first one's outcome has committed", async () => {
+  it("when the first event's body is awaited, then its object's next event waits until the first one's outcome has committed (a worker that did not see them made knows only the core's order)", async () => {
     const w = await world();
     const worker = w.start();
     expect(w.reads.map((read) => read.eventId)).toEqual([w.created]);
