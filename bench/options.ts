@@ -65,6 +65,7 @@ export const BENCHMARKS = [
       secondsKnob('PAYMENTS', '10', 5, '5'),
       { name: 'BENCH_PAYMENTS_LOOPS', fallback: '32', meaning: 'concurrent flows and autocannon connections', quick: '4' },
       { name: 'BENCH_PAYMENTS_USERS', fallback: '64', meaning: 'merchant users, at least', quick: '8' },
+      profileKnob('PAYMENTS'),
     ],
   },
   {

@@ -10,14 +10,16 @@
  * sets it up (BOURSE_DEMO=1, no market maker, area A limits lifted), plus a USDTMXN book so quotes
  * have a price, and merchant users of its own: area B's limits per user (docs/merchant-payments.md "Rate limits": 60 quotes and 1200
  * calls a clock minute) are fixed, so each flow goes to the next user in turn, and a user is given
- * at most QUOTES_PER_USER_MINUTE flows a minute (more users are set up after the warm-up if its rate
- * calls for them); their merchants' day and month limits are lifted. The server's set-up, the users,
+ * at most QUOTES_PER_USER_MINUTE flows a minute (more users are set up, between segments, whenever
+ * the fastest rate seen so far calls for them: a loop that waits for the next minute would measure
+ * the bench, not the server, and is reported); their merchants' day and month limits are lifted. The server's set-up, the users,
  * the flow and the loops that run it are bench/payments-setup.ts's, which bench/webhooks.ts shares.
  *
  *   node --import tsx bench/payments.ts
  *
  * BENCH_PAYMENTS_SECONDS (default 10, at least 5) measured per target, BENCH_PAYMENTS_LOOPS (default
- * 32) concurrent flows and autocannon connections, BENCH_PAYMENTS_USERS (default 64) merchant users at least.
+ * 32) concurrent flows and autocannon connections, BENCH_PAYMENTS_USERS (default 64) merchant users at least;
+ * BENCH_PAYMENTS_PROFILE=<dir> runs the Bourse child under `--cpu-prof` and writes its profile there.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,20 +52,23 @@ const DEFAULT_SECONDS = 10;
 const DEFAULT_LOOPS = 32;
 const DEFAULT_USERS = 64;
 
-const TARGET_SHARE_OF_ORDERS = 0.25;
-const TARGET_FLOW_P99_MS = 50;
+/** The hot-path issue's target; the flows' p99 is printed for information. */
+const TARGET_SHARE_OF_ORDERS = 0.2;
 
 interface Settings {
   seconds: number;
   loops: number;
   users: number;
+  profileDir: string | undefined;
 }
 
 function settingsFromEnv(): Settings {
+  const profile = process.env.BENCH_PAYMENTS_PROFILE;
   return {
     seconds: positiveIntegerFromEnv('BENCH_PAYMENTS_SECONDS', DEFAULT_SECONDS, ROUNDS),
     loops: positiveIntegerFromEnv('BENCH_PAYMENTS_LOOPS', DEFAULT_LOOPS, 1),
     users: positiveIntegerFromEnv('BENCH_PAYMENTS_USERS', DEFAULT_USERS, 1),
+    profileDir: profile === undefined || profile === '' ? undefined : resolve(profile),
   };
 }
 
@@ -71,6 +76,8 @@ export interface FlowResult {
   flowsPerSecond: number;
   flows: number;
   failed: number;
+  /** How often a loop waited for the next clock minute because every user's quotes were used up: the rate is then the bench's, not the server's. */
+  waits: number;
   requestsPerFlow: number;
   p50Ns: number;
   p99Ns: number;
@@ -81,28 +88,51 @@ export interface FlowResult {
   notes: string[];
 }
 
+/**
+ * Room for this many times the fastest rate seen so far over the next segment, in quotes left this
+ * clock minute: the first warm-up runs cold and the measured rate has come out five times its rate.
+ */
+const QUOTA_MARGIN = 3;
+
 /** `loops` concurrent flows over HTTP, measured in segments like a LoadTarget. */
 class FlowTarget {
   private readonly tally = newFlowTally();
   private readonly cpu: CpuMeter;
+  /** Flows per second of the fastest warm-up or segment so far. */
+  private peakPerSecond = 0;
 
   constructor(
     private readonly server: ChildServer,
     private readonly pool: MerchantPool,
     private readonly loops: number,
+    /** Sets up merchant users until the pool holds `count` (between segments: never measured). */
+    private readonly addUsers: (count: number) => Promise<void>,
   ) {
     this.cpu = new CpuMeter(server);
   }
 
   /** Unmeasured; answers the flows completed. */
   async warmUp(seconds: number): Promise<number> {
+    await this.topUpUsers(seconds);
     const tally = newFlowTally();
     await runFlows(this.server.url, this.pool, this.loops, seconds, tally);
+    this.peakPerSecond = Math.max(this.peakPerSecond, tally.samplesNs.length / seconds);
+    // Only the measured segments' waits make a rate the bench's rather than the server's.
+    this.pool.waits = 0;
     return tally.samplesNs.length;
   }
 
   async runSegment(seconds: number): Promise<void> {
+    await this.topUpUsers(seconds);
+    const before = this.tally.samplesNs.length;
     await this.cpu.measure(() => runFlows(this.server.url, this.pool, this.loops, seconds, this.tally));
+    this.peakPerSecond = Math.max(this.peakPerSecond, (this.tally.samplesNs.length - before) / seconds);
+  }
+
+  /** So that no loop waits on area B's quote limit: users enough for QUOTA_MARGIN × the peak rate over `seconds`. */
+  private async topUpUsers(seconds: number): Promise<void> {
+    const short = QUOTA_MARGIN * this.peakPerSecond * seconds - this.pool.quotesLeft();
+    if (short > 0) await this.addUsers(this.pool.users.length + Math.ceil(short / QUOTES_PER_USER_MINUTE));
   }
 
   async result(): Promise<FlowResult> {
@@ -119,6 +149,7 @@ class FlowTarget {
       flowsPerSecond: samplesNs.length / this.cpu.wallSeconds,
       flows: samplesNs.length,
       failed,
+      waits: this.pool.waits,
       requestsPerFlow: requests / samplesNs.length,
       p50Ns: latency.p50Ns,
       p99Ns: latency.p99Ns,
@@ -158,16 +189,12 @@ async function runAll(server: ChildServer, dataDir: string, settings: Settings):
   await addMerchantUsers(url, adminToken, users, settings.users);
   console.log(`  ${users.length} merchant users set up in ${formatNs(elapsedNs(setUpStarted))}`);
 
-  const flowTarget = new FlowTarget(server, new MerchantPool(users), settings.loops);
+  const flowTarget = new FlowTarget(server, new MerchantPool(users), settings.loops, (count) => addMerchantUsers(url, adminToken, users, count));
   const orderFlow = new OrderFlow(demo, merchant);
   const orderTarget = new LoadTarget('A signed order', server, { url, connections: settings.loops, requests: [orderFlow.request()] });
-  const warmUpFlows = await flowTarget.warmUp(WARMUP_SECONDS);
-  // No clock minute may run out of quotes: room for twice the warm-up's rate over the warm-up and the measured time.
-  const needed = Math.ceil((2 * warmUpFlows * (1 + settings.seconds / WARMUP_SECONDS)) / QUOTES_PER_USER_MINUTE);
-  if (needed > users.length) {
-    await addMerchantUsers(url, adminToken, users, needed);
-    console.log(`  ${formatCount(warmUpFlows / WARMUP_SECONDS)} flows/s in the warm-up: ${users.length} merchant users in all`);
-  }
+  // Twice: the first runs cold; the second, at about the measured rate, sizes the users for the segments.
+  const warmUpFlows = [await flowTarget.warmUp(WARMUP_SECONDS), await flowTarget.warmUp(WARMUP_SECONDS)];
+  console.log(`  ${warmUpFlows.map((n) => formatCount(n / WARMUP_SECONDS)).join(' then ')} flows/s in the warm-ups: ${users.length} merchant users so far`);
   await orderTarget.warmUp(WARMUP_SECONDS);
   orderFlow.tally.clear();
   for (let round = 0; round < ROUNDS; round++) {
@@ -198,10 +225,10 @@ function report({ flows, orders }: PaymentsBenchResult): void {
   console.log(row([orders.label, ...orderCells, '1', ...cpuCells(orders.serverCores, orders.okPerSecond, orders.benchCores), '100%']));
   for (const note of orders.notes) console.log(`  ${note}`);
   const p99Ms = flows.p99Ns / 1e6;
-  const met = share >= TARGET_SHARE_OF_ORDERS && p99Ms <= TARGET_FLOW_P99_MS && flows.failed === 0;
+  const met = share >= TARGET_SHARE_OF_ORDERS && flows.failed === 0 && flows.waits === 0;
   console.log(
-    `${met ? 'met   ' : 'MISSED'} flow ≥ ${100 * TARGET_SHARE_OF_ORDERS}% of the area A order rate, p99 ≤ ${TARGET_FLOW_P99_MS} ms: ` +
-      `${formatCount(flows.flowsPerSecond)} flows/s ÷ ${formatCount(orders.okPerSecond)} orders/s = ${(100 * share).toFixed(1)}%, p99 ${p99Ms.toFixed(1)} ms, ${formatCount(flows.failed)} failed`,
+    `${met ? 'met   ' : 'MISSED'} flows ≥ ${100 * TARGET_SHARE_OF_ORDERS}% of the area A order rate, none failed, no loop waited on a quote limit: ` +
+      `${formatCount(flows.flowsPerSecond)} flows/s ÷ ${formatCount(orders.okPerSecond)} orders/s = ${(100 * share).toFixed(1)}%, p99 ${p99Ms.toFixed(1)} ms (no target), ${formatCount(flows.failed)} failed, ${formatCount(flows.waits)} waits`,
   );
 }
 
@@ -219,7 +246,8 @@ export async function main(): Promise<PaymentsBenchResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bourse-bench-payments-'));
   let server: ChildServer | undefined;
   try {
-    server = await startChildServer(BOURSE_ENTRY, { env: bourseEnv(dataDir, 'inline') });
+    const nodeArgs = settings.profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', settings.profileDir];
+    server = await startChildServer(BOURSE_ENTRY, { env: bourseEnv(dataDir, 'inline'), nodeArgs });
     const result = await runAll(server, dataDir, settings);
     report(result);
     console.log(`load average at the end ${loadavg()[0].toFixed(2)}`);
@@ -229,6 +257,7 @@ export async function main(): Promise<PaymentsBenchResult> {
     closeFlowConnections();
     await server?.stop().catch((error: unknown) => console.error(`bench server: ${String(error)}`));
     rmSync(dataDir, { recursive: true, force: true });
+    if (settings.profileDir !== undefined) console.log(`Bourse CPU profile written to ${settings.profileDir}`);
   }
 }
 

@@ -87,6 +87,9 @@ export function parseLenientParams(rawQuery: string, rawBody: string | undefined
 function parseForm(raw: string, lenient = false): Map<string, string> {
   const values = new Map<string, string>();
   if (raw.length === 0) return values;
+  // One check of the whole text instead of one per name and value: a part cut at `&` or `=` is
+  // UTF-8 when the whole is (neither splits a surrogate pair). Decoded escapes are still checked.
+  const rawIsUtf8 = !NOT_UTF8.test(raw);
   for (const segment of raw.split('&')) {
     if (segment.length === 0) continue;
     const equals = segment.indexOf('=');
@@ -94,8 +97,8 @@ function parseForm(raw: string, lenient = false): Map<string, string> {
     let name: string;
     let value: string;
     try {
-      name = decodeFormComponent(rawName, rawName);
-      value = equals < 0 ? '' : decodeFormComponent(segment.slice(equals + 1), name);
+      name = decodeFormComponent(rawName, rawName, rawIsUtf8);
+      value = equals < 0 ? '' : decodeFormComponent(segment.slice(equals + 1), name, rawIsUtf8);
     } catch (error) {
       if (lenient) continue;
       throw error;
@@ -110,10 +113,10 @@ function parseForm(raw: string, lenient = false): Map<string, string> {
   return values;
 }
 
-function decodeFormComponent(raw: string, paramName: string): string {
-  // Most segments carry no escapes: nothing to decode, only the UTF-8 check.
+function decodeFormComponent(raw: string, paramName: string, rawIsUtf8: boolean): string {
+  // Most segments carry no escapes: nothing to decode, only the UTF-8 check (done already when the whole text passed it).
   if (!raw.includes('%') && !raw.includes('+')) {
-    if (NOT_UTF8.test(raw)) throw illegalEncoding(paramName);
+    if (!rawIsUtf8 && NOT_UTF8.test(raw)) throw illegalEncoding(paramName);
     return raw;
   }
   if (PERCENT_ESCAPE_BROKEN.test(raw)) throw illegalEncoding(paramName);
@@ -189,8 +192,12 @@ export const UPPER_CASED_PARAMS: ReadonlySet<string> = new Set([
   'chainType',
 ]);
 
+const ASCII_LOWER = /[a-z]/;
+
 /** ASCII only: `toUpperCase` would turn `ſ` into `S` and `ı` into `I`, letting lookalikes name a symbol. */
 function asciiUpperCase(text: string): string {
+  // Most values arrive upper-cased already: no replace, no new string.
+  if (!ASCII_LOWER.test(text)) return text;
   return text.replace(/[a-z]+/g, (run) => run.toUpperCase());
 }
 

@@ -45,20 +45,23 @@ export function ownAccountKey(merchantId: number, paymentId: number): string {
   }
 }
 
-/** B17 `fieldList`: the rail's labels with this merchant's values. */
+/** Each label's value for a merchant: computed only for the labels a rail shows (the IBAN's check digits take a bigint division). */
+const INSTRUCTION_VALUES: Readonly<Record<string, (merchantId: number, merchantName: string) => string>> = {
+  'Cuenta CLABE': (merchantId) => merchantClabe(merchantId),
+  'Beneficiary Name': (_merchantId, merchantName) => merchantName,
+  'Deposit Message': (merchantId) => `BOURSE-${padded(merchantId, 8)}`,
+  'Bank Account Number': (merchantId) => wireAccount(merchantId),
+  'Bank Routing Number': () => WIRE_ROUTING,
+  'Bank Beneficiary Name': (_merchantId, merchantName) => merchantName,
+  'Bank Name': () => 'Bourse Sandbox Bank',
+  'Bank Address': () => '1 Sandbox Plaza, New York, NY 10004',
+  IBAN: (merchantId) => merchantIban(merchantId),
+  BIC: () => 'BRSEDEFFXXX',
+  Reference: (merchantId) => `BOURSE-${padded(merchantId, 8)}`,
+};
+
+/** B17 `fieldList`: the rail's labels with this merchant's values (a fresh object the caller may add to). */
 export function depositInstructions(merchantId: number, merchantName: string, rail: RailSpec): Record<string, string> {
-  const known: Record<string, string> = {
-    'Cuenta CLABE': merchantClabe(merchantId),
-    'Beneficiary Name': merchantName,
-    'Deposit Message': `BOURSE-${padded(merchantId, 8)}`,
-    'Bank Account Number': wireAccount(merchantId),
-    'Bank Routing Number': WIRE_ROUTING,
-    'Bank Beneficiary Name': merchantName,
-    'Bank Name': 'Bourse Sandbox Bank',
-    'Bank Address': '1 Sandbox Plaza, New York, NY 10004',
-    IBAN: merchantIban(merchantId),
-    BIC: 'BRSEDEFFXXX',
-    Reference: `BOURSE-${padded(merchantId, 8)}`,
-  };
-  return Object.fromEntries(rail.instructionLabels.map((label) => [label, known[label] ?? '']));
+  // fromEntries defines each label as an own member, whatever the operator named it (`__proto__` too).
+  return Object.fromEntries(rail.instructionLabels.map((label) => [label, Object.hasOwn(INSTRUCTION_VALUES, label) ? INSTRUCTION_VALUES[label](merchantId, merchantName) : '']));
 }

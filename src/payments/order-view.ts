@@ -7,25 +7,17 @@ import type { PaymentOrderRow } from './rows.js';
 const fixed = (m: Money): string => formatFixed(m.units, m.accuracy);
 const msText = (ms: number): string => (ms === 0 ? '' : String(ms));
 
-/** Every field present, money at its accuracy, times as text ('' while unset). */
+/**
+ * Every field present, money at its accuracy, times as text ('' while unset). One object literal
+ * per kind, no spreads: a literal that spreads other objects is built on V8's slow path, ten times
+ * the cost, and the journal writer formats every order row with this.
+ */
 export function paymentOrderView({ order, payInInfo, payoutInfo }: PaymentOrderRow): Record<string, unknown> {
-  const common = {
-    orderId: String(order.orderId),
-    clientId: order.clientId,
-    orderType: order.kind,
-  };
-  const tail = {
-    quoteId: order.quoteId,
-    remark: order.remark,
-    failCode: order.failCode,
-    failReason: order.failReason,
-    createTime: msText(order.createTime),
-    updateTime: msText(order.updateTime),
-    completedTime: msText(order.completedTime),
-  };
   if (order.onRamp !== undefined && order.offRamp !== undefined) {
     return {
-      ...common,
+      orderId: String(order.orderId),
+      clientId: order.clientId,
+      orderType: order.kind,
       onRampMerchantId: order.onRamp.merchantId,
       onRampPaymentId: order.onRamp.paymentId,
       onRampCountry: order.onRamp.country,
@@ -45,11 +37,19 @@ export function paymentOrderView({ order, payInInfo, payoutInfo }: PaymentOrderR
       traceNumber: order.traceNumber,
       onRampPaymentInfo: payInInfo,
       offRampPaymentInfo: payoutInfo,
-      ...tail,
+      quoteId: order.quoteId,
+      remark: order.remark,
+      failCode: order.failCode,
+      failReason: order.failReason,
+      createTime: msText(order.createTime),
+      updateTime: msText(order.updateTime),
+      completedTime: msText(order.completedTime),
     };
   }
   return {
-    ...common,
+    orderId: String(order.orderId),
+    clientId: order.clientId,
+    orderType: order.kind,
     merchantId: order.merchantId,
     paymentId: order.paymentId,
     userPaymentId: order.userPaymentId,
@@ -64,6 +64,12 @@ export function paymentOrderView({ order, payInInfo, payoutInfo }: PaymentOrderR
     hasRefund: order.hasRefund ? 1 : 0,
     traceNumber: order.traceNumber,
     paymentInfo: order.kind === 'fiat_to_crypto' ? payInInfo : payoutInfo,
-    ...tail,
+    quoteId: order.quoteId,
+    remark: order.remark,
+    failCode: order.failCode,
+    failReason: order.failReason,
+    createTime: msText(order.createTime),
+    updateTime: msText(order.updateTime),
+    completedTime: msText(order.completedTime),
   };
 }

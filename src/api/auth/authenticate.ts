@@ -4,7 +4,7 @@ import type { Exchange } from '../../exchange/exchange.js';
 import type { Endpoint } from '../endpoint.js';
 import { readLong, type Params } from '../params.js';
 import { parseIpWhitelist, type IpMatcher } from './ip-whitelist.js';
-import { extractApiKey, isApiKeyFormat, type RequestHeaders } from './keys.js';
+import { extractApiKey, type RequestHeaders } from './keys.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SecretBox } from './secret-box.js';
 import { findSignature, signedPayloads, verifySignature } from './signature.js';
@@ -57,17 +57,25 @@ export class Authenticator {
   }
 
   authorize(endpoint: Endpoint, request: IncomingRequest, headers: Record<string, string>): ApiKeyRecord | undefined {
+    // The key is read once; a malformed one is answered at the key step, after the ban (and not at all on a NONE endpoint).
+    let apiKey: string | undefined;
+    let keyError: unknown;
+    try {
+      apiKey = extractApiKey(request.headers, request.params);
+    } catch (error) {
+      keyError = error;
+    }
     // An exempt key (the demo market maker's) is neither banned with its address nor charged.
-    const exempt = this.isExemptRequest(request);
+    const exempt = apiKey !== undefined && this.isExemptRequest(request, apiKey);
     if (!exempt) this.checkBan(request.ip, headers);
     const weight = typeof endpoint.weight === 'number' ? endpoint.weight : endpoint.weight(request.params);
     if (endpoint.security === 'NONE') {
       this.chargeWeight(`ip:${request.ip}`, weight, request.ip, headers);
       return undefined;
     }
-    const apiKey = extractApiKey(request.headers, request.params);
+    if (keyError !== undefined) throw keyError;
+    // extractApiKey answers only keys of the right shape (-2014 otherwise).
     if (apiKey === undefined) throw new BourseError('UNAUTHORIZED');
-    if (!isApiKeyFormat(apiKey)) throw new BourseError('API_KEY_FORMAT');
     const key = this.exchange.core.catalogue.apiKeys.get(apiKey);
     if (key === undefined || key.revoked || !this.ipAllowed(key, request.ip)) throw new BourseError('INVALID_API_KEY');
     if (!exempt) this.chargeWeight(`key:${apiKey}`, weight, request.ip, headers);
@@ -98,10 +106,9 @@ export class Authenticator {
   }
 
   /** True for a request with an exempt, active key and a valid signature (a bare key header is not enough). */
-  private isExemptRequest(request: IncomingRequest): boolean {
+  private isExemptRequest(request: IncomingRequest, apiKey: string): boolean {
     try {
-      const apiKey = extractApiKey(request.headers, request.params);
-      if (apiKey === undefined || !this.limiter.isExempt(apiKey)) return false;
+      if (!this.limiter.isExempt(apiKey)) return false;
       const key = this.exchange.core.catalogue.apiKeys.get(apiKey);
       if (key === undefined || key.revoked || !this.ipAllowed(key, request.ip)) return false;
       const signature = findSignature(request.rawQuery, request.rawBody, request.bodyIsJson);

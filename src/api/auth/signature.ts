@@ -7,9 +7,25 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const SIGNATURE = 'signature';
 const HEX_DIGEST_LENGTH = 64;
 
+const LAST_SIGNATURE = `&${SIGNATURE}=`;
+
+/**
+ * Where the usual signed text carries its signature: one `signature` segment, the last, after an
+ * `&`; -1 for any other text, which the general paths below read. Checked by the text's only
+ * `signature`, so a name merely containing the word (or a second signature) takes the general path.
+ */
+function lastSignatureAt(raw: string): number {
+  const at = raw.lastIndexOf(LAST_SIGNATURE);
+  if (at < 0 || raw.indexOf(SIGNATURE) !== at + 1 || raw.indexOf('&', at + 1) >= 0) return -1;
+  return at;
+}
+
 /** Raw `&`-separated text without the segments named exactly `signature`; empty segments kept. */
 function withoutSignature(raw: string): string {
   if (raw.length === 0) return raw;
+  // The usual request, without splitting it: what precedes its one, last signature segment.
+  const at = lastSignatureAt(raw);
+  if (at >= 0) return raw.slice(0, at);
   return raw
     .split('&')
     .filter((segment) => segmentName(segment) !== SIGNATURE)
@@ -39,6 +55,8 @@ export function signedPayloads(rawQuery: string, rawBody: string, bodyIsJson: bo
 
 function valueOf(raw: string): string | undefined {
   if (raw.length === 0) return undefined;
+  const at = lastSignatureAt(raw);
+  if (at >= 0) return at + LAST_SIGNATURE.length < raw.length ? raw.slice(at + LAST_SIGNATURE.length) : undefined;
   for (const segment of raw.split('&')) {
     if (segmentName(segment) !== SIGNATURE) continue;
     const value = segment.slice(SIGNATURE.length + 1);

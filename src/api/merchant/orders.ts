@@ -84,6 +84,23 @@ function moneyOf(text: string | undefined, accuracy: number): Money | undefined 
   return units === undefined ? undefined : { units, accuracy };
 }
 
+const QUOTE_ID_BYTES = 16;
+/** Quote ids drawn from the CSPRNG per this many: one call for 256 quotes rather than one each. */
+const QUOTE_IDS_PER_DRAW = 256;
+let quoteIdBytes = Buffer.alloc(0);
+let quoteIdOffset = 0;
+
+/** A fresh quote id: 16 random bytes as 32 hex digits. */
+function newQuoteId(): string {
+  if (quoteIdOffset === quoteIdBytes.length) {
+    quoteIdBytes = randomBytes(QUOTE_ID_BYTES * QUOTE_IDS_PER_DRAW);
+    quoteIdOffset = 0;
+  }
+  const id = quoteIdBytes.toString('hex', quoteIdOffset, quoteIdOffset + QUOTE_ID_BYTES);
+  quoteIdOffset += QUOTE_ID_BYTES;
+  return id;
+}
+
 /** B22: crypto ↔ fiat. `price` is units of `to` per one `from`: a fiat → crypto quote shows the inverse of the buy price. */
 async function cryptoQuote(ctx: MerchantContext): Promise<unknown> {
   const { params } = ctx;
@@ -103,7 +120,7 @@ async function cryptoQuote(ctx: MerchantContext): Promise<unknown> {
   let price: Money | undefined;
   let quote: Quote | undefined;
   if (create && amount !== undefined) {
-    quote = await ctx.exchange.submit<Quote>({ type: 'createQuote', userId: ctx.userId, quoteId: randomBytes(16).toString('hex'), kind, from, to, amount });
+    quote = await ctx.exchange.submit<Quote>({ type: 'createQuote', userId: ctx.userId, quoteId: newQuoteId(), kind, from, to, amount });
     price = quote.price;
   } else {
     const core = ctx.exchange.core;
@@ -129,7 +146,7 @@ async function fiatQuote(ctx: MerchantContext): Promise<unknown> {
   let price: Money | undefined;
   let quote: Quote | undefined;
   if (create && amount !== undefined) {
-    quote = await ctx.exchange.submit<Quote>({ type: 'createQuote', userId: ctx.userId, quoteId: randomBytes(16).toString('hex'), kind: 'fiat_to_fiat', from: onRampFiat, to: offRampFiat, amount });
+    quote = await ctx.exchange.submit<Quote>({ type: 'createQuote', userId: ctx.userId, quoteId: newQuoteId(), kind: 'fiat_to_fiat', from: onRampFiat, to: offRampFiat, amount });
     price = quote.price;
   } else {
     const core = ctx.exchange.core;

@@ -48,15 +48,16 @@ export function orderRecord(row: OrderRow, spec: SymbolSpec | undefined): Record
 
 /** A11's reply: the record after the engine step, `transactTime` and the taker's fills. */
 export function newOrderReply(row: OrderRow, spec: SymbolSpec, fills: readonly FillView[]): Record<string, unknown> {
-  return {
-    ...orderRecord(row, spec),
-    transactTime: String(row.time),
-    fills: fills.map((f) => ({
-      price: f.price,
-      qty: f.qty,
-      commission: f.commission,
-      commissionAsset: f.commissionAsset,
-      tradeId: String(f.tradeId),
-    })),
-  };
+  // The record's members, then these two, in that order: added to the record, not spread into a
+  // new literal, which V8 builds on a slow path at several times the cost.
+  const reply = orderRecord(row, spec);
+  reply.transactTime = String(row.time);
+  reply.fills = fills.map((f) => ({
+    price: f.price,
+    qty: f.qty,
+    commission: f.commission,
+    commissionAsset: f.commissionAsset,
+    tradeId: String(f.tradeId),
+  }));
+  return reply;
 }

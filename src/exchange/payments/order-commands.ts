@@ -9,7 +9,7 @@ import { PENDING_FUND_RAIL } from '../../payments/config.js';
 import type { Merchant, Payer } from '../../payments/model.js';
 import { FAIL, ORDER, TERMINAL_STATUSES, type Money, type PaymentOrder } from '../../payments/orders.js';
 import { refundToFund } from './order-ledger.js';
-import { orderChanged } from './order-rows.js';
+import { orderChanged, orderCopy } from './order-rows.js';
 import { orderKey } from './order-timers.js';
 import { move } from './order-transitions.js';
 import { staleDecision, type Dropped, type PaymentsContext } from './payments-context.js';
@@ -37,7 +37,7 @@ export function reviewOrder(p: PaymentsContext, cmd: ReviewOrderCommand): Paymen
   if (!REVIEWABLE.has(order.status)) return staleDecision(p, cmd.due, `Order ${order.orderId} is in ${order.status}, not under review`);
   p.state.decisions.delete(orderKey(order, 'review'));
   move(p, order, cmd.decision);
-  return structuredClone(order);
+  return orderCopy(order);
 }
 
 /** B32 (docs/merchant-payments.md "Order statuses"). */
@@ -69,7 +69,7 @@ export function orderPayout(p: PaymentsContext, cmd: OrderPayoutCommand): Paymen
   if (failCode !== FAIL.RECEIVING_ACCOUNT_NUMBER_INCORRECT && failCode !== FAIL.BANK_ORDER_CREATE_FAILED) refuse('PARAM_IS_INVALID', 'failCode must be -7001 or -7000');
   p.state.decisions.delete(orderKey(order, 'payout'));
   move(p, order, cmd.result === 'success' ? 'payoutSucceeded' : 'payoutFailed', { failCode });
-  return structuredClone(order);
+  return orderCopy(order);
 }
 
 /** The waiting timer of docs/merchant-payments.md "Order statuses" (deadline or docs/merchant-payments.md "The simulator and the sandbox API" expire): 30, 11, 31 → -7002; f2c 40, f2f 41 → -7004. */
@@ -79,7 +79,7 @@ export function expireOrder(p: PaymentsContext, cmd: ExpireOrderCommand): Paymen
   const waiting = s === ORDER.APPROVED || s === ORDER.RFI || s === ORDER.DOCUMENTS || (awaitingPayIn(order) && order.deadline?.action === 'expire');
   if (!waiting) return staleDecision(p, cmd.due, `Order ${order.orderId} has no waiting timer (${s})`);
   move(p, order, 'expire');
-  return structuredClone(order);
+  return orderCopy(order);
 }
 
 /** c2f 50 → 60 (release hold passed, or docs/merchant-payments.md "The simulator and the sandbox API" release). */
@@ -87,7 +87,7 @@ export function releaseOrder(p: PaymentsContext, cmd: ReleaseOrderCommand): Paym
   const order = orderOf(p, cmd.userId, cmd.orderId);
   if (order.kind !== 'crypto_to_fiat' || order.status !== ORDER.PAID) return staleDecision(p, cmd.due, `Order ${order.orderId} is not held for release (${order.status})`);
   move(p, order, 'release');
-  return structuredClone(order);
+  return orderCopy(order);
 }
 
 /** B35 (docs/merchant-payments.md "Order statuses"): 11 → 12, 31 → 40/41; allowed also while the pay-in is awaited. */

@@ -15,16 +15,25 @@ export function writeChangedOrders(p: PaymentsContext): void {
   for (const order of p.changedOrders) p.ctx.rows.moduleRows.push({ kind: 'paymentOrder', order: orderRow(p.state, order) });
 }
 
+/**
+ * The order as a command leaves it, for the command's answer and its row. A shallow copy is a true
+ * snapshot (and far cheaper than structuredClone): commands replace an order's nested members
+ * (money, legs, deadline, statusLog, usage) and never change them in place.
+ */
+export function orderCopy(order: Readonly<PaymentOrder>): PaymentOrder {
+  return { ...order };
+}
+
 /** The order as it is now, with the pay-in instructions and the payout beneficiary its B33 object shows, as they are now. */
 function orderRow(state: PaymentsState, order: PaymentOrder): PaymentOrderRow {
   const none = {};
   if (order.onRamp !== undefined && order.offRamp !== undefined) {
-    return { order: { ...order }, payInInfo: payInInfo(state, order, order.onRamp.merchantId, order.onRamp.fiat), payoutInfo: beneficiaryFields(state, order.offRamp.paymentId) };
+    return { order: orderCopy(order), payInInfo: payInInfo(state, order, order.onRamp.merchantId, order.onRamp.fiat), payoutInfo: beneficiaryFields(state, order.offRamp.paymentId) };
   }
   if (order.kind === 'fiat_to_crypto') {
-    return { order: { ...order }, payInInfo: order.paymentId === PENDING_FUND_RAIL ? none : payInInfo(state, order, order.merchantId, order.fiat), payoutInfo: none };
+    return { order: orderCopy(order), payInInfo: order.paymentId === PENDING_FUND_RAIL ? none : payInInfo(state, order, order.merchantId, order.fiat), payoutInfo: none };
   }
-  return { order: { ...order }, payInInfo: none, payoutInfo: order.kind === 'crypto_to_fiat' ? beneficiaryFields(state, order.userPaymentId) : none };
+  return { order: orderCopy(order), payInInfo: none, payoutInfo: order.kind === 'crypto_to_fiat' ? beneficiaryFields(state, order.userPaymentId) : none };
 }
 
 function beneficiaryFields(state: PaymentsState, userPaymentId: number): Record<string, string> {
@@ -37,5 +46,8 @@ function payInInfo(state: PaymentsState, order: PaymentOrder, merchantId: number
   const rail = state.config.rails.find((r) => r.fiat === fiat);
   const m = state.merchants.get(merchantId);
   if (rail === undefined || m === undefined) return { Reference: String(order.orderId) };
-  return { ...depositInstructions(m.merchantId, m.merchantName, rail), Reference: String(order.orderId) };
+  // Set on the fresh object, not spread into a new literal (V8's slow path, once per order row).
+  const info = depositInstructions(m.merchantId, m.merchantName, rail);
+  info.Reference = String(order.orderId);
+  return info;
 }

@@ -24,7 +24,8 @@ export function createQuote(p: PaymentsContext, cmd: CreateQuoteCommand): Quote 
   if (p.state.quotes.has(cmd.quoteId)) throw new Error(`quote id collision ${cmd.quoteId}`);
   const quote: Quote = { quoteId: cmd.quoteId, userId: cmd.userId, kind, from: cmd.from, to: cmd.to, amount, price, expireTime: p.ctx.ts + config.quoteTtlMs };
   p.state.quotes.set(quote.quoteId, quote);
-  return structuredClone(quote);
+  // Nothing changes a quote (or its money) once made: a shallow copy is a true snapshot, far cheaper than structuredClone.
+  return { ...quote };
 }
 
 /** ACTIVE → EXPIRED (its deadline, or docs/merchant-payments.md "The simulator and the sandbox API"): the quote is removed; -5200 if it is not active. */

@@ -100,6 +100,15 @@ describe('parseRawParams: form and query', () => {
   it('when a name is badly encoded, then -1100 names it as sent', () => {
     expect(errorOf(() => parseRawParams('a%G1=1', undefined, undefined)).msg).toContain("parameter 'a%G1'");
   });
+
+  it('when a later unescaped value holds bytes that were not UTF-8, then -1100 names that parameter, not the first', () => {
+    expect(errorOf(() => parseRawParams('', 'symbol=BTCUSDT&note=a\uFFFDb&side=BUY', undefined)).msg).toContain("parameter 'note'");
+    expect(errorOf(() => parseRawParams('', 'symbol=BTCUSDT&side=BUY&memo=\uD800', undefined)).msg).toContain("parameter 'memo'");
+  });
+
+  it('when a surrogate pair is sent whole, then it is read as one character', () => {
+    expect(parseRawParams('', 'symbol=BTCUSDT&note=\uD83D\uDE00', undefined).get('note')).toBe('\uD83D\uDE00');
+  });
 });
 
 describe('parseRawParams: JSON body', () => {

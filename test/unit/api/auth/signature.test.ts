@@ -112,3 +112,31 @@ describe('findSignature', () => {
     expect(findSignature('signature', '', false)).toBeUndefined();
   });
 });
+
+describe('a text whose one signature segment comes last (read without splitting it)', () => {
+  it('when the signature ends the text, then the payload is what precedes it and the value what follows', () => {
+    expect(signedPayloads('', `${P}&signature=${SIG_P}`, false)).toEqual([P]);
+    expect(findSignature('', `${P}&signature=${SIG_P}`, false)).toBe(SIG_P);
+  });
+
+  it('when the last signature is empty, then it is absent and its segment still left out', () => {
+    expect(findSignature('', 'a=1&signature=', false)).toBeUndefined();
+    expect(signedPayloads('', 'a=1&signature=', false)).toEqual(['a=1']);
+  });
+
+  it('when the value holds "=" or the word signature, then it is taken whole', () => {
+    expect(findSignature('', 'a=1&signature=ab=cd', false)).toBe('ab=cd');
+    expect(findSignature('', 'a=1&signature=signature', false)).toBe('signature');
+    expect(signedPayloads('', 'a=1&signature=signature', false)).toEqual(['a=1']);
+  });
+
+  it('when an earlier name contains the word, or a second signature comes first, then every segment is read as before', () => {
+    expect(signedPayloads('', 'mysignature=1&signature=aa', false)).toEqual(['mysignature=1']);
+    expect(findSignature('', 'signature=&b=2&signature=bb', false)).toBe('bb');
+    expect(signedPayloads('', 'signature=aa&b=2&signature=bb', false)).toEqual(['b=2']);
+  });
+
+  it('when empty segments precede it, then they stay in the payload', () => {
+    expect(signedPayloads('', 'a=1&&signature=aa', false)).toEqual(['a=1&', 'a=1']);
+  });
+});
