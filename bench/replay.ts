@@ -4,8 +4,10 @@
  * funded users, then the engine benchmark's seeded place/cancel/market mix), appended in batches of
  * 4,096 with their derived rows as the sequencer does, with a snapshot at 90% of the commands. Then,
  * each on a freshly opened store, times `recover` without the snapshot (the whole journal) and with
- * it, and splits the full replay into its parts: SQLite reads, JSON.parse, and `apply` (engine and
- * ledger, state only, as recovery replays).
+ * it, and splits the full replay into its parts: SQLite reads, decoding (frames, and JSON as rows
+ * written before frames are), the reading thread's share and this thread's, and `apply` (engine
+ * and ledger, state only, as recovery replays). Last, the journal's frames are rewritten as the
+ * JSON rows of an older journal and the full replay timed again.
  *
  *   node --import tsx bench/replay.ts          (BENCH_REPLAY_COMMANDS=1000000)
  *   node --cpu-prof --import tsx bench/replay.ts   for a profile of the same
@@ -26,7 +28,12 @@ import { recover, takeSnapshot } from '../src/exchange/recovery.js';
 import { DEFAULT_MAX_BATCH } from '../src/exchange/sequencer.js';
 import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
 import { hashState, restoreCore, stateHash } from '../src/exchange/snapshot.js';
+import { ChunkReader } from '../src/store/journal-chunk.js';
+import { decodeCommand } from '../src/store/journal-codec.js';
+import { isFrameText } from '../src/store/journal-frame.js';
+import { JournalReadThread } from '../src/store/journal-read-thread.js';
 import type { SyncJournal } from '../src/store/store.js';
+import { prepareJournalRead } from '../src/store/sqlite/journal-reader.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { elapsedNs, formatCount, formatRate } from './stats.js';
 import { CANCEL, generateStream, LIMIT, type BenchStream } from './stream.js';
@@ -58,10 +65,14 @@ export interface ReplayBenchResult {
   snapshotBytes: number;
   full: ReplayTiming;
   fromSnapshot: ReplayTiming;
+  /** Full replay of the same journal with every row JSON, as written before frames. */
+  fullJson: ReplayTiming;
   /** Parts of a recovery, each timed alone. */
-  parts: { sqliteReadSeconds: number; readAndParseSeconds: number; applySeconds: number; snapshotLoadSeconds: number };
+  parts: ReplayParts;
   /** Full replay within the target. */
   targetMet: boolean;
+  /** Full replay of the JSON rows within the target. */
+  jsonTargetMet: boolean;
   /** Snapshot plus the replay after it within the target. */
   snapshotTargetMet: boolean;
 }
@@ -161,47 +172,106 @@ async function timeRecovery(path: string, expectedHash: string, ignoreSnapshots:
   }
 }
 
-/**
- * The parts of a recovery: journal rows out of SQLite alone; then with JSON.parse (the store's
- * reader); `apply` on commands already in memory; loading the snapshot (read, parse, rebuild, hash).
- */
-function timeParts(path: string): ReplayBenchResult['parts'] {
-  const db = new Database(path, { readonly: true });
-  let bytes = 0;
-  const sqliteRead = timed(() => {
-    for (const row of db.prepare<[], { seq: number; ts: number; type: string; payload: string }>('SELECT seq, ts, type, payload FROM journal ORDER BY seq').iterate()) {
-      bytes += row.payload.length;
-    }
-  });
-  db.close();
-  if (bytes === 0) throw new Error('empty journal');
+export interface ReplayParts {
+  /** Journal rows out of SQLite on this thread, nothing decoded. */
+  sqliteReadSeconds: number;
+  /** Rows read and decoded on this thread (the reader of a short tail): frames, and the same rows as JSON. */
+  readAndDecodeSeconds: number;
+  readAndParseJsonSeconds: number;
+  /** The reading thread alone (rows read, checked, handed over as chunks), and this thread decoding those chunks. */
+  readingThreadSeconds: number;
+  chunkDecodeSeconds: number;
+  applySeconds: number;
+  snapshotLoadSeconds: number;
+}
 
-  const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+/** Rows out of SQLite alone; then read and decoded by the store's reader on this thread. */
+function timeRead(path: string): { sqliteReadSeconds: number; readAndDecode: { value: StampedCommand[]; seconds: number } } {
+  const db = new Database(path, { readonly: true });
   try {
-    const readAndParse = timed(() => [...store.readJournal(0)]);
-    const commands = readAndParse.value;
-    const core = new ExchangeCore();
-    const apply = timed(() => {
-      let rows = emptyDerivedRows();
-      for (let i = 0; i < commands.length; i++) {
-        // As recovery replays what the tables hold already: state only.
-        core.apply(commands[i], rows, 'none');
-        if ((i + 1) % BATCH === 0) rows = emptyDerivedRows();
+    let chars = 0;
+    const sqliteRead = timed(() => {
+      for (const row of db.prepare<[], { seq: number; ts: number; type: string; payload: string }>('SELECT seq, ts, type, payload FROM journal ORDER BY seq').iterate()) {
+        chars += row.payload.length;
       }
     });
+    if (chars === 0) throw new Error('empty journal');
+    return { sqliteReadSeconds: sqliteRead.seconds, readAndDecode: timed(() => [...prepareJournalRead(db, Infinity)(0)]) };
+  } finally {
+    db.close();
+  }
+}
+
+/** The reading thread alone (its chunks kept), then this thread's decoding of them. */
+function timeThreadedRead(path: string, commands: number): { readingThreadSeconds: number; chunkDecodeSeconds: number } {
+  const chunks: ArrayBuffer[] = [];
+  const reading = timed(() => {
+    const thread = new JournalReadThread(path);
+    thread.start(0);
+    try {
+      for (let chunk = thread.next(); chunk !== undefined; chunk = thread.next()) chunks.push(chunk);
+    } finally {
+      thread.close();
+    }
+  });
+  const decode = timed(() => {
+    const rows = new ChunkReader(0);
+    let decoded = 0;
+    for (const chunk of chunks) {
+      rows.load(chunk);
+      while (rows.next() !== undefined) decoded++;
+    }
+    return decoded;
+  });
+  if (decode.value !== commands) throw new Error(`the reading thread handed over ${decode.value} commands of ${commands}`);
+  return { readingThreadSeconds: reading.seconds, chunkDecodeSeconds: decode.seconds };
+}
+
+/** The parts of a recovery of the journal as built (frames), each timed alone; JSON parsing is timed later. */
+function timeParts(path: string): Omit<ReplayParts, 'readAndParseJsonSeconds'> {
+  const { sqliteReadSeconds, readAndDecode } = timeRead(path);
+  const commands = readAndDecode.value;
+  const core = new ExchangeCore();
+  const apply = timed(() => {
+    let rows = emptyDerivedRows();
+    for (let i = 0; i < commands.length; i++) {
+      // As recovery replays what the tables hold already: state only.
+      core.apply(commands[i], rows, 'none');
+      if ((i + 1) % BATCH === 0) rows = emptyDerivedRows();
+    }
+  });
+  const threaded = timeThreadedRead(path, commands.length);
+  const store = openSqliteStore({ path, synchronous: 'NORMAL' });
+  try {
     const snapshotLoad = timed(() => {
       const snapshot = store.loadLatestSnapshot();
       if (snapshot === undefined) throw new Error('no snapshot');
       if (hashState(snapshot.state) !== snapshot.hash || stateHash(restoreCore(snapshot.state)) !== snapshot.hash) throw new Error('snapshot hash mismatch');
     });
     return {
-      sqliteReadSeconds: sqliteRead.seconds,
-      readAndParseSeconds: readAndParse.seconds,
+      sqliteReadSeconds,
+      readAndDecodeSeconds: readAndDecode.seconds,
+      ...threaded,
       applySeconds: apply.seconds,
       snapshotLoadSeconds: snapshotLoad.seconds,
     };
   } finally {
     store.close();
+  }
+}
+
+/** Rewrites every frame of the journal as JSON text: the journal as written before frames. */
+function rewriteAsJson(path: string): void {
+  const db = new Database(path);
+  try {
+    const rewrite = db.prepare<[string, number]>('UPDATE journal SET payload = ? WHERE seq = ?');
+    const rows = db.prepare<[], { seq: number; payload: string }>('SELECT seq, payload FROM journal ORDER BY seq').all();
+    db.transaction(() => {
+      for (const row of rows) if (isFrameText(row.payload)) rewrite.run(JSON.stringify(decodeCommand(row.payload)), row.seq);
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
   }
 }
 
@@ -229,22 +299,31 @@ export async function main(): Promise<ReplayBenchResult> {
 
     const full = await timeRecovery(path, build.value, true);
     const fromSnapshot = await timeRecovery(path, build.value, false);
-    const parts = timeParts(path);
+    const framedParts = timeParts(path);
+    rewriteAsJson(path);
+    const fullJson = await timeRecovery(path, build.value, true);
+    const parts: ReplayParts = { ...framedParts, readAndParseJsonSeconds: timeRead(path).readAndDecode.seconds };
     const targetSeconds = (TARGET_SECONDS_PER_MILLION * commands) / 1_000_000;
     const targetMet = full.seconds <= targetSeconds;
+    const jsonTargetMet = fullJson.seconds <= targetSeconds;
     const snapshotTargetMet = fromSnapshot.seconds <= targetSeconds;
     console.log(timingLine('recover, full replay  ', full));
     console.log(timingLine('recover, from snapshot', fromSnapshot));
+    console.log(timingLine('recover, full replay of JSON rows (a journal written before frames)', fullJson));
+    const s = (seconds: number): string => `${seconds.toFixed(2)} s`;
     console.log(
-      `parts: SQLite read ${parts.sqliteReadSeconds.toFixed(2)} s, + JSON.parse ${(parts.readAndParseSeconds - parts.sqliteReadSeconds).toFixed(2)} s,` +
-        ` apply (engine and ledger, state only, as recovery) ${parts.applySeconds.toFixed(2)} s; snapshot load ${parts.snapshotLoadSeconds.toFixed(2)} s`,
+      `parts: SQLite read ${s(parts.sqliteReadSeconds)}, + decode here ${s(parts.readAndDecodeSeconds - parts.sqliteReadSeconds)} (frames)` +
+        ` or ${s(parts.readAndParseJsonSeconds - parts.sqliteReadSeconds)} (JSON.parse);` +
+        ` read on the reading thread ${s(parts.readingThreadSeconds)} (frames, its start included), decoded here from its chunks ${s(parts.chunkDecodeSeconds)};` +
+        ` apply (engine and ledger, state only, as recovery) ${s(parts.applySeconds)}; snapshot load ${s(parts.snapshotLoadSeconds)}`,
     );
     const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
     console.log(
       `target: start-up over ${formatCount(commands)} journaled commands ≤ ${targetSeconds.toFixed(1)} s:` +
-        ` full replay ${verdict(targetMet)} (${full.seconds.toFixed(2)} s), from the snapshot ${verdict(snapshotTargetMet)} (${fromSnapshot.seconds.toFixed(2)} s)`,
+        ` full replay ${verdict(targetMet)} (${full.seconds.toFixed(2)} s), from the snapshot ${verdict(snapshotTargetMet)} (${fromSnapshot.seconds.toFixed(2)} s),` +
+        ` full replay of JSON rows ${verdict(jsonTargetMet)} (${fullJson.seconds.toFixed(2)} s)`,
     );
-    return { commands, buildSeconds: build.seconds, databaseBytes, snapshotBytes, full, fromSnapshot, parts, targetMet, snapshotTargetMet };
+    return { commands, buildSeconds: build.seconds, databaseBytes, snapshotBytes, full, fromSnapshot, fullJson, parts, targetMet, jsonTargetMet, snapshotTargetMet };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,11 +1,13 @@
 /**
  * How a stamped command is stored in the journal, the same on every store: its seq and ts as
- * integers, its type as text (readable in the table without parsing) and the command as JSON
- * text. Decoding checks what comes back: seqs follow each other without a gap and each payload
- * is the command its row says it is.
+ * integers, its type as text (readable in the table without parsing) and the command as text:
+ * the compact frame of journal-frame.ts for the hot commands, JSON for every other. Rows written
+ * as JSON before frames existed read back as they always did. Decoding checks what comes back:
+ * seqs follow each other without a gap and each payload is the command its row says it is.
  */
 
 import type { Command, StampedCommand } from '../core/types.js';
+import { decodeCommandFrame, encodeCommandFrame, isFrameText } from './journal-frame.js';
 
 /** A journal row as stored. */
 export interface JournalRecord {
@@ -15,9 +17,14 @@ export interface JournalRecord {
   payload: string;
 }
 
-/** The stored text of a command. */
+/** The stored text of a command: its frame where it has one, else its JSON. */
 export function encodeCommand(command: Command): string {
-  return JSON.stringify(command);
+  return encodeCommandFrame(command) ?? JSON.stringify(command);
+}
+
+/** The command of stored text, frame or JSON. */
+export function decodeCommand(payload: string): Command {
+  return isFrameText(payload) ? decodeCommandFrame(payload) : (JSON.parse(payload) as Command);
 }
 
 /** The row that stores `stamped`. */
@@ -30,7 +37,7 @@ export function decodeJournalRecord(record: JournalRecord, previousSeq: number):
   if (record.seq !== previousSeq + 1) {
     throw new Error(`journal gap: seq ${record.seq} follows ${previousSeq}`);
   }
-  const command = JSON.parse(record.payload) as Command;
+  const command = decodeCommand(record.payload);
   if (command.type !== record.type) {
     throw new Error(`journal seq ${record.seq}: payload type ${command.type} differs from ${record.type}`);
   }

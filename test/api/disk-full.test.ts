@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INLINE_ROWS_EVERY_COMMITS } from '../../src/exchange/core-host.js';
 import { verifyWithReplay } from '../support/ack-check.js';
 import { AdminClient, SpotClient, type HttpAnswer } from '../support/clients.js';
 import { CORE_THREADS, startTestServer, type TestServer } from '../support/server.js';
@@ -114,8 +115,16 @@ describe.each(CORE_THREADS)('when the disk fills (core %s)', (placement) => {
   it('then reads are served from the committed state: balances, open orders, every acknowledged order, the book, verify', async () => {
     expect(await balances()).toEqual(balancesBefore);
     expect(await openOrderIds()).toEqual(restingIds);
-    for (const id of acknowledged) {
+    // docs/running.md "When the disk fills": rows of the last batches, still waiting to be written
+    // when the disk filled, may be missing from history reads until there is room (at most the
+    // commits the inline writer lets rows wait for); every other acknowledged order is there.
+    const mayWait = acknowledged.length - (INLINE_ROWS_EVERY_COMMITS - 1);
+    for (const [i, id] of acknowledged.entries()) {
       const answer = await queryOrder(id);
+      if (i >= mayWait && answer.status === 400) {
+        expect(answer.body, id).toEqual({ code: -2013, msg: 'Order does not exist.' });
+        continue;
+      }
       expect([answer.status, (answer.body as { status: string }).status], id).toEqual([200, 'CANCELED']);
     }
     const depth = await spot.get('/openapi/quote/v1/depth', { symbol: 'BTCUSDT' });
@@ -136,6 +145,11 @@ describe.each(CORE_THREADS)('when the disk fills (core %s)', (placement) => {
     expect(answer?.status, answer?.text).toBe(200);
     acknowledged.push(`resumed-${placement}-${attempt - 1}`);
 
+    // With room again, history is complete: the rows that waited are written.
+    for (const id of acknowledged) {
+      const found = await queryOrder(id);
+      expect([found.status, (found.body as { status: string }).status], id).toEqual([200, 'CANCELED']);
+    }
     const replay = await verifyWithReplay(t.url, t.adminToken);
     expect(replay.ok).toBe(true);
   });

@@ -304,6 +304,14 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       UPDATE bourse.orders SET is_working = 1 WHERE status IN ('NEW', 'PARTIALLY_FILLED');
     `,
   },
+  {
+    version: 4,
+    name: 'journal frames',
+    // Nothing to change in the tables: the journal's payload text may now be a compact frame
+    // (store/journal-frame.ts) instead of JSON. The version makes an older server refuse the
+    // database at open, where it would otherwise fail at the first frame of its replay.
+    sql: 'SELECT 1',
+  },
 ];
 
 /**

@@ -265,6 +265,14 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE orders SET is_working = 1 WHERE status IN ('NEW', 'PARTIALLY_FILLED');
     `,
   },
+  {
+    version: 9,
+    name: 'journal frames',
+    // Nothing to change in the tables: the journal's payload text may now be a compact frame
+    // (store/journal-frame.ts) instead of JSON. The version makes an older server refuse the
+    // database at open, where it would otherwise fail at the first frame of its replay.
+    sql: 'SELECT 1',
+  },
 ];
 
 /** Applies every migration the database lacks, each in its own transaction. */

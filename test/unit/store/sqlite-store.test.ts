@@ -36,6 +36,7 @@ describe('SqliteStore on a file', () => {
         { version: 6, name: 'write probe' },
         { version: 7, name: 'projection mark' },
         { version: 8, name: 'stop and iceberg orders' },
+        { version: 9, name: 'journal frames' },
       ]);
     } finally {
       reader.close();
@@ -50,7 +51,7 @@ describe('SqliteStore on a file', () => {
     writer.close();
 
     expect(() => openSqliteStore({ path, synchronous: 'NORMAL' })).toThrow(
-      'database schema version 99 is newer than this server knows (8)',
+      'database schema version 99 is newer than this server knows (9)',
     );
   });
 });
