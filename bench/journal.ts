@@ -5,6 +5,8 @@
  * until the commit returns), beside SQLite's durable figure (FULL: like PostgreSQL with fsync and
  * synchronous_commit on, a commit survives a power loss).
  * 256 clients in a closed loop each place a resting limit order, await the reply, place the next.
+ * Two ceilings measured in the same run say what bounds the rate: the same commands appended by
+ * the store alone, batch after batch, without their order rows and with them.
  *
  *   node --import tsx bench/journal.ts
  *
@@ -23,7 +25,7 @@ import { emptyDerivedRows, type DerivedRows, type OrderRow, type PlaceOrderComma
 import { INLINE_ROWS_EVERY_COMMITS } from '../src/exchange/core-host.js';
 import { Sequencer, type Applier } from '../src/exchange/sequencer.js';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { openBenchDatabase } from './postgres-database.js';
 
@@ -38,6 +40,8 @@ interface WorkloadFigures {
   batchesAvg: number;
   /** The ceiling: the same commands appended to the journal alone, batch after batch (one commit each), no sequencer, no derived rows. */
   rawAppendPerSecond: number;
+  /** The store's share: the same, with each command's order row written as the loop's store writes it; no sequencer, no clients. */
+  storeAppendPerSecond: number;
 }
 
 export interface JournalBenchResult extends WorkloadFigures {
@@ -112,9 +116,9 @@ function percentile(sorted: Float64Array, fraction: number): number {
 
 /**
  * The submitters: CLIENTS closed loops through a Sequencer over `store` until `total` commands are
- * answered (the sequencer is closed after); every figure but the raw append rate.
+ * answered (the sequencer is closed after); every figure but the two append-alone ceilings.
  */
-async function closedLoop(store: Store, total: number, accounts: number): Promise<Omit<WorkloadFigures, 'rawAppendPerSecond'>> {
+async function closedLoop(store: Store, total: number, accounts: number): Promise<Omit<WorkloadFigures, 'rawAppendPerSecond' | 'storeAppendPerSecond'>> {
   let batches = 0;
   const sequencer = new Sequencer({
     store,
@@ -149,13 +153,23 @@ async function closedLoop(store: Store, total: number, accounts: number): Promis
   };
 }
 
-/** Journal rows alone through `store`, after what it holds: batches of CLIENTS commands, each committed before the next. */
-async function rawAppendRate(store: Store, total: number, accounts: number): Promise<number> {
+/**
+ * Commands appended through `store` alone, after what it holds: batches of CLIENTS commands, each
+ * committed before the next; with `withRows`, each batch also carries its commands' order rows.
+ */
+async function appendRate(store: Store, total: number, accounts: number, withRows: boolean): Promise<number> {
   const firstSeq = store.lastSeq() + 1;
   const firstTs = store.lastTs();
   const commands: StampedCommand[] = Array.from({ length: total }, (_, i) => ({ seq: firstSeq + i, ts: firstTs + i, command: placeOrder(accounts, i % CLIENTS, i) }));
+  const batches: DerivedRows[] = [];
+  const applier = new RestingOrderApplier();
+  for (let from = 0; from < total; from += CLIENTS) {
+    const rows = emptyDerivedRows();
+    if (withRows) for (const stamped of commands.slice(from, from + CLIENTS)) applier.apply(stamped, rows);
+    batches.push(rows);
+  }
   const started = process.hrtime.bigint();
-  for (let from = 0; from < total; from += CLIENTS) await store.appendBatch(commands.slice(from, from + CLIENTS), emptyDerivedRows());
+  for (let from = 0; from < total; from += CLIENTS) await store.appendBatch(commands.slice(from, from + CLIENTS), batches[from / CLIENTS]);
   return total / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
@@ -166,16 +180,21 @@ export async function runJournalBench(
 ): Promise<JournalBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bourse-bench-journal-'));
   // As the inline writer opens it (core-host.ts).
-  const store = openSqliteStore({ path: join(dir, 'bourse.db'), synchronous, checkpoints: 'background', rowsEveryCommits: INLINE_ROWS_EVERY_COMMITS });
+  const open = (file: string): SqliteStore =>
+    openSqliteStore({ path: join(dir, file), synchronous, checkpoints: 'background', rowsEveryCommits: INLINE_ROWS_EVERY_COMMITS });
+  const store = open('bourse.db');
   try {
     const figures = await closedLoop(store, total, accounts);
-    // The raw rate on a file of its own, which starts from an empty journal as the loop did.
-    const raw = openSqliteStore({ path: join(dir, 'raw.db'), synchronous, checkpoints: 'background' });
-    try {
-      return { synchronous, ...figures, rawAppendPerSecond: await rawAppendRate(raw, total, accounts) };
-    } finally {
-      raw.close();
-    }
+    // The ceilings on files of their own, which start from an empty journal as the loop did.
+    const rate = async (file: string, withRows: boolean): Promise<number> => {
+      const alone = open(file);
+      try {
+        return await appendRate(alone, total, accounts, withRows);
+      } finally {
+        alone.close();
+      }
+    };
+    return { synchronous, ...figures, rawAppendPerSecond: await rate('raw.db', false), storeAppendPerSecond: await rate('rows.db', true) };
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -189,7 +208,8 @@ export async function runPostgresJournalBench(total: number, accounts: number): 
     const store = await openPostgresStore({ url: database.url });
     try {
       const figures = await closedLoop(store, total, accounts);
-      return { server: database.description, ...figures, rawAppendPerSecond: await rawAppendRate(store, total, accounts) };
+      const rawAppendPerSecond = await appendRate(store, total, accounts, false);
+      return { server: database.description, ...figures, rawAppendPerSecond, storeAppendPerSecond: await appendRate(store, total, accounts, true) };
     } finally {
       await store.close();
     }
@@ -202,7 +222,8 @@ function formatFigures(label: string, r: WorkloadFigures): string {
   return (
     `${label}: ${Math.round(r.commandsPerSecond)} commands/s, ` +
     `ack p50 ${r.ackP50Ms.toFixed(2)} ms, p99 ${r.ackP99Ms.toFixed(2)} ms, batches avg ${Math.round(r.batchesAvg)}; ` +
-    `journal rows alone ${Math.round(r.rawAppendPerSecond)}/s (${((100 * r.commandsPerSecond) / r.rawAppendPerSecond).toFixed(0)}% of it)`
+    `journal rows alone ${Math.round(r.rawAppendPerSecond)}/s (${((100 * r.commandsPerSecond) / r.rawAppendPerSecond).toFixed(0)}% of it), ` +
+    `with their order rows ${Math.round(r.storeAppendPerSecond)}/s (${((100 * r.commandsPerSecond) / r.storeAppendPerSecond).toFixed(0)}% of it)`
   );
 }
 

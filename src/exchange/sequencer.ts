@@ -64,11 +64,44 @@ export type Outcome =
   | { accepted: true; stamped: StampedCommand; result: unknown; followUps: readonly StampedCommand[] }
   | { accepted: false; error: Refusal };
 
-interface Submission {
-  command: Command;
-  settle: (outcome: Outcome) => void;
-  /** When it was received, if before this thread saw it; else the clock's time at apply. */
-  receivedAt: number | undefined;
+/** What most commands cause: shared, so that they allocate no list of their own. */
+const NO_FOLLOW_UPS: readonly StampedCommand[] = Object.freeze([]);
+
+/**
+ * A command waiting for its batch, and then how it ended. `submit`'s promise is settled through
+ * `resolve`/`reject` directly: no closure or outcome object per command beyond the promise.
+ */
+class Submission {
+  /** Set once applied: the stamp and what `apply` returned. */
+  stamped: StampedCommand | undefined = undefined;
+  result: unknown = undefined;
+  followUps: readonly StampedCommand[] = NO_FOLLOW_UPS;
+  /** Set when refused: the Refusal it is answered with. */
+  refusal: Refusal | undefined = undefined;
+
+  constructor(
+    readonly command: Command,
+    /** When it was received, if before this thread saw it; else the clock's time at apply. */
+    readonly receivedAt: number | undefined,
+    /** `enqueue`'s callback; undefined for `submit`. */
+    private readonly settleOutcome: ((outcome: Outcome) => void) | undefined,
+    private readonly resolve: ((result: unknown) => void) | undefined,
+    private readonly reject: ((error: Refusal) => void) | undefined,
+  ) {}
+
+  /** Answers with what the batch decided: the refusal, else the applied result. */
+  settleDecided(): void {
+    if (this.refusal !== undefined) this.settle({ accepted: false, error: this.refusal });
+    else if (this.settleOutcome !== undefined) {
+      this.settleOutcome({ accepted: true, stamped: this.stamped as StampedCommand, result: this.result, followUps: this.followUps });
+    } else (this.resolve as (result: unknown) => void)(this.result);
+  }
+
+  settle(outcome: Outcome): void {
+    if (this.settleOutcome !== undefined) this.settleOutcome(outcome);
+    else if (outcome.accepted) (this.resolve as (result: unknown) => void)(outcome.result);
+    else (this.reject as (error: Refusal) => void)(outcome.error);
+  }
 }
 
 interface FlushWaiter {
@@ -166,9 +199,7 @@ export class Sequencer {
 
   /** Resolves with `apply`'s result once the command is committed; rejects with a Refusal. */
   submit(command: Command): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      this.enqueue(command, (outcome) => (outcome.accepted ? resolve(outcome.result) : reject(outcome.error)));
-    });
+    return new Promise((resolve, reject) => this.add(new Submission(command, undefined, undefined, resolve, reject)));
   }
 
   /**
@@ -177,20 +208,24 @@ export class Sequencer {
    * `receivedAt` is the time another thread took the command in; the stamp is never before it.
    */
   enqueue(command: Command, settle: (outcome: Outcome) => void, receivedAt?: number): void {
+    this.add(new Submission(command, receivedAt, settle, undefined, undefined));
+  }
+
+  private add(submission: Submission): void {
     if (this.closed || this.failed) {
-      settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
+      submission.settle({ accepted: false, error: new BourseError('SERVICE_UNAVAILABLE') });
       return;
     }
     // Refused before it is applied: a refused command changes nothing and is not journaled.
     if (this.suspended) {
-      settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
+      submission.settle({ accepted: false, error: new BourseError('WRITES_SUSPENDED') });
       return;
     }
     if (this.queue.length >= this.maxQueued) {
-      settle({ accepted: false, error: new BourseError('ENGINE_BUSY', [this.maxQueued]) });
+      submission.settle({ accepted: false, error: new BourseError('ENGINE_BUSY', [this.maxQueued]) });
       return;
     }
-    this.queue.push({ command, settle, receivedAt });
+    this.queue.push(submission);
     this.submittedCount++;
     this.schedule();
   }
@@ -265,7 +300,6 @@ export class Sequencer {
     const rows = emptyDerivedRows();
     const commands: StampedCommand[] = [];
     const results: unknown[] = [];
-    const outcomes: Outcome[] = [];
     let seq = this.committedSeq;
     let ts = this.committedTs;
     for (const submission of batch) {
@@ -278,9 +312,11 @@ export class Sequencer {
         seq = stamped.seq;
         commands.push(stamped);
         results.push(result);
-        const followUps = this.applyFollowUps(rows, followUpsFrom, seq, ts, commands, results);
+        const followUps = rows.followUps.length === followUpsFrom ? NO_FOLLOW_UPS : this.applyFollowUps(rows, followUpsFrom, seq, ts, commands, results);
         seq += followUps.length;
-        outcomes.push({ accepted: true, stamped, result, followUps });
+        submission.stamped = stamped;
+        submission.result = result;
+        submission.followUps = followUps;
       } catch (error) {
         if (!(error instanceof Refusal)) {
           this.fail(error, batch);
@@ -288,12 +324,12 @@ export class Sequencer {
         }
         // A rejected command leaves no trace, whatever the applier wrote before it threw.
         truncateRows(rows, marks);
-        outcomes.push({ accepted: false, error });
+        submission.refusal = error;
       }
     }
 
     if (commands.length === 0) {
-      this.settleBatch(batch, outcomes, { size: 0, commitMs: 0, commands, rows, results }, seq, ts);
+      this.settleBatch(batch, { size: 0, commitMs: 0, commands, rows, results }, seq, ts);
       return;
     }
     const started = process.hrtime.bigint();
@@ -306,14 +342,14 @@ export class Sequencer {
       return;
     }
     if (committing === undefined) {
-      this.settleBatch(batch, outcomes, { size: commands.length, commitMs: commitMs(), commands, rows, results }, seq, ts);
+      this.settleBatch(batch, { size: commands.length, commitMs: commitMs(), commands, rows, results }, seq, ts);
       return;
     }
     this.committing = true;
     committing.then(
       () => {
         this.committing = false;
-        this.settleBatch(batch, outcomes, { size: commands.length, commitMs: commitMs(), commands, rows, results }, seq, ts);
+        this.settleBatch(batch, { size: commands.length, commitMs: commitMs(), commands, rows, results }, seq, ts);
         if (this.queue.length > 0) this.schedule();
       },
       (error: unknown) => {
@@ -324,14 +360,14 @@ export class Sequencer {
   }
 
   /** The batch is durable (or held no accepted command): answers its submitters, then the subscribers. */
-  private settleBatch(batch: Submission[], outcomes: Outcome[], info: CommitInfo, seq: number, ts: number): void {
+  private settleBatch(batch: Submission[], info: CommitInfo, seq: number, ts: number): void {
     const { commands } = info;
     if (commands.length > 0) {
       this.committedSeq = seq;
       this.committedTs = ts;
     }
     // Rejections wait for the commit too: they were decided on state that includes this batch.
-    for (let i = 0; i < batch.length; i++) batch[i].settle(outcomes[i]);
+    for (const submission of batch) submission.settleDecided();
     this.settledCount += batch.length;
     this.releaseFlushWaiters();
 

@@ -361,6 +361,19 @@ describe('Sequencer.enqueue', () => {
     expect([...store.readJournal(0)].map((s) => s.seq)).toEqual([1]);
   });
 
+  it('when submit and enqueue callers share a batch, then each hears its own outcome, in submission order, after the commit', async () => {
+    const seq = new Sequencer({ store, applier, clock: () => 1000 });
+    const heard: string[] = [];
+    const submitted = seq.submit(deposit('1')).then((result) => heard.push(`submit ${String(result)} at ${store.lastSeq()}`));
+    const enqueuedRefusal = enqueued(seq, withdraw).then((outcome) => heard.push(`enqueue refused ${String(!outcome.accepted)}`));
+    const refused = seq.submit(withdraw).catch((error: unknown) => heard.push(`submit refused ${error instanceof BourseError ? error.wireName : String(error)}`));
+    const enqueuedDeposit = enqueued(seq, deposit('2')).then((outcome) => heard.push(`enqueue ${outcome.accepted ? outcome.stamped.seq : 'refused'}`));
+
+    await Promise.all([submitted, enqueuedRefusal, refused, enqueuedDeposit]);
+
+    expect(heard).toEqual(['submit 1 at 2', 'enqueue refused true', 'submit refused A:INSUFFICIENT_BALANCE', 'enqueue 2']);
+  });
+
   it('when settle is called, then the batch is already committed', async () => {
     const seq = new Sequencer({ store, applier, clock: () => 1000 });
     let journaledAtSettle = -1;
