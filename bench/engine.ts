@@ -21,7 +21,7 @@ import type { OrderBook } from '../src/engine/order-book.js';
 import { ExchangeCore } from '../src/exchange/exchange-core.js';
 import type { PlaceOrderResult } from '../src/exchange/order-commands.js';
 import { FIRST_TS, setUpBenchMarket, SYMBOL, TICK_DECIMALS } from './bench-market.js';
-import { elapsedNs, formatCount, formatNs, formatRate, formatShare, summarizeLatencies, table, type LatencySummary } from './stats.js';
+import { elapsedNs, formatCount, formatNs, formatRate, formatShare, semiSpaceNote, summarizeLatencies, table, type LatencySummary } from './stats.js';
 import { BookDriver, CANCEL, generateStream, LIMIT, type BenchStream, type StreamSpec } from './stream.js';
 
 const SEED = 20_240_601;
@@ -426,7 +426,7 @@ export async function main(): Promise<ScenarioResult[]> {
   if (!Number.isSafeInteger(measured) || measured < 1_000) throw new RangeError(`BENCH_ENGINE_COMMANDS must be ≥ 1000: ${measured}`);
   console.log(
     `engine: cmd/s from a measured segment run untimed; latency from the next segment, timing each command ` +
-      `(timer overhead p50 ${formatNs(timerOverheadNs())}; node ${process.version}; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores)`,
+      `(timer overhead p50 ${formatNs(timerOverheadNs())}; node ${process.version}; ${semiSpaceNote()}; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores)`,
   );
   console.log(header);
   const results: ScenarioResult[] = [];

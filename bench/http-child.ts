@@ -8,6 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SEMI_SPACE_MB } from '../src/young-generation.js';
 
 /** A child server's start-up budget: seeding the demo data takes about a second. */
 const START_TIMEOUT_MS = 30_000;
@@ -44,7 +45,8 @@ export interface ChildServerOptions {
 export async function startChildServer(entry: URL, options: ChildServerOptions = {}): Promise<ChildServer> {
   const name = fileURLToPath(entry);
   const child = fork(name, [], {
-    execArgv: ['--import', 'tsx', ...(options.nodeArgs ?? [])],
+    // Every server runs with the young generation `npm start` gives Bourse (src/young-generation.ts).
+    execArgv: [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--import', 'tsx', ...(options.nodeArgs ?? [])],
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

@@ -35,7 +35,7 @@ import { JournalReadThread } from '../src/store/journal-read-thread.js';
 import type { SyncJournal } from '../src/store/store.js';
 import { prepareJournalRead } from '../src/store/sqlite/journal-reader.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { elapsedNs, formatCount, formatRate } from './stats.js';
+import { elapsedNs, formatCount, formatRate, semiSpaceNote } from './stats.js';
 import { CANCEL, generateStream, LIMIT, type BenchStream } from './stream.js';
 
 const DEFAULT_COMMANDS = 1_000_000;
@@ -294,7 +294,7 @@ export async function main(): Promise<ReplayBenchResult> {
     const databaseBytes = statSync(path).size;
     console.log(
       `journal: ${formatCount(commands)} commands built in ${build.seconds.toFixed(1)} s; database ${(databaseBytes / 2 ** 20).toFixed(0)} MiB,` +
-        ` snapshot at ${formatCount(Math.floor(commands * SNAPSHOT_FRACTION))} ${(snapshotBytes / 2 ** 20).toFixed(1)} MiB`,
+        ` snapshot at ${formatCount(Math.floor(commands * SNAPSHOT_FRACTION))} ${(snapshotBytes / 2 ** 20).toFixed(1)} MiB; ${semiSpaceNote()}`,
     );
 
     const full = await timeRecovery(path, build.value, true);

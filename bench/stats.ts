@@ -79,3 +79,9 @@ export function table(columns: readonly Column[]): { header: string; row: (cells
   const row = (cells: readonly string[]): string => formatRow(cells, widths, align);
   return { header: row(columns.map((c) => c.title)), row };
 }
+
+/** The young generation this process runs with, for a benchmark's header: the server's (src/young-generation.ts) unless told otherwise. */
+export function semiSpaceNote(): string {
+  const flag = process.execArgv.find((arg) => arg.startsWith('--max-semi-space-size='));
+  return flag === undefined ? 'V8 default semi-space (run through npm run bench for the server’s)' : `semi-space ${flag.split('=')[1]} MiB as the server's`;
+}

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
 import { runCli, serverDeps } from './run.js';
 
 // exitCode rather than process.exit(): stdout is flushed, and `serve` keeps running.

@@ -19,6 +19,7 @@ import { recover, RecoveryError } from '../recovery.js';
 import { stateHash } from '../snapshot.js';
 import type { VerifyReport } from '../verify.js';
 import { startWorker } from '../../worker-thread.js';
+import { YOUNG_GENERATION_MB } from '../../young-generation.js';
 import type { CoreWorkerData, FromCoreWorker, SubmitItem, ToCoreWorker } from './messages.js';
 
 interface Pending {
@@ -28,7 +29,7 @@ interface Pending {
 }
 
 function spawnCoreWorker(data: CoreWorkerData): Worker {
-  return startWorker(import.meta.url, './core-worker', { workerData: data });
+  return startWorker(import.meta.url, './core-worker', { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 }
 
 /** The first answer of a worker: ready at its recovered seq, or why it could not start. */
