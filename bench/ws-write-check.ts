@@ -17,6 +17,7 @@ import { SocketSubscriptions, type FrameSink } from '../src/api/ws/market-subscr
 import { WriteRound } from '../src/api/ws/market-write-round.js';
 import { Market } from './ws-fanout-check.js';
 import { WS_TOPICS } from './ws-latency.js';
+import { countSocketWrites } from '../test/support/socket-writes.js';
 
 const OPEN_CONCURRENCY = 100;
 const WARMUP_ROUNDS = 4;
@@ -80,23 +81,12 @@ class Receipts {
   }
 }
 
-/** Counts the writes `socket` hands the kernel. */
-function countWrites(socket: Duplex, counter: { writes: number }): void {
-  const writable = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-  for (const method of ['_write', '_writev'] as const) {
-    const original = writable[method].bind(socket);
-    writable[method] = (...args) => {
-      counter.writes++;
-      original(...args);
-    };
-  }
-}
 
 async function connect(server: WebSocketServer, count: number, receipts: Receipts, counter: { writes: number }): Promise<{ sinks: SocketSink[]; clients: WebSocket[] }> {
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sinks: SocketSink[] = [];
   server.on('connection', (ws, request) => {
-    countWrites(request.socket, counter);
+    countSocketWrites(request.socket, counter);
     sinks.push(new SocketSink(ws, request.socket));
   });
   const clients: WebSocket[] = [];

@@ -15,7 +15,8 @@ import { Sequencer } from '../../../src/exchange/sequencer.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { WebhookDeliveryWorker } from '../../../src/webhooks/delivery-worker.js';
 import type { DeliveryRequest } from '../../../src/webhooks/sender.js';
-import { demoCatalogue, T0 } from '../../support/core-harness.js';
+import { T0 } from '../../support/core-harness.js';
+import { setUpWebhookMerchant } from '../../support/webhook-merchant.js';
 import { Watch } from '../../support/watch.js';
 
 const URL = 'https://merchant.example/bourse';
@@ -47,17 +48,7 @@ async function world() {
     now += 1;
     return sequencer.submit(command) as Promise<T>;
   };
-  for (const command of demoCatalogue()) await submit(command);
-  await submit({ type: 'paymentsSetUp', sandbox: true });
-  const { userId } = await submit<{ userId: number }>({ type: 'createUser', email: 'ops@acme.mx', userType: 'merchant' });
-  const { merchantId } = await submit<{ merchantId: number }>({
-    type: 'createMerchant', userId, merchantName: 'Acme MX', email: 'acme@example.mx', merchantType: 'BUSINESS',
-    callbackUrl: 'https://acme.example/kyc-done', languageCode: 'en', remark: '', kycToken: 'kyc-acme',
-  });
-  await submit({ type: 'activateMerchantAccount', userId, merchantId, fiat: 'MXN', fieldList: {}, verifyToken: 'verify-acme-MXN' });
-  await submit({ type: 'deposit', accountId: core.payments.state.deskAccountId, asset: 'USDT', amount: '1000000', txId: 'desk-usdt' });
-  await submit({ type: 'setPriceOverride', userId, from: 'USDT', to: 'MXN', price: '19.0000' });
-  await submit({ type: 'registerWebhook', userId, webhookId: WEBHOOK_ID, eventType: 'ORDER_WEBHOOK', url: URL });
+  const { userId, merchantId } = await setUpWebhookMerchant(core, submit, WEBHOOK_ID, URL);
   const order: OrderRequest = { kind: 'fiat_to_crypto', merchantId, country: 'Mexico', crypto: 'USDT', fiat: 'MXN', fiatAmount: '500.00', paymentId: 58 };
   await submit({ type: 'createPaymentOrder', userId, onBehalf: false, clientId: '', remark: '', quoteId: '', order });
   const [created, approved] = store

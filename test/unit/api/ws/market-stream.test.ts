@@ -10,6 +10,7 @@ import { MarketData } from '../../../../src/market/market-data.js';
 import { CoreHarness, T0, createCoreHarness, limit } from '../../../support/core-harness.js';
 import { refusedHandshake } from '../../../support/ws-client.js';
 import { MarketProbe } from '../../../support/ws-market-client.js';
+import { countSocketWrites } from '../../../support/socket-writes.js';
 
 const NOW = T0 + 30_000;
 const IP = '127.0.0.1';
@@ -59,17 +60,21 @@ function countWrites(streams: MarketStreams): { writes: number } {
   const counter = { writes: 0 };
   const handle = streams.handle.bind(streams);
   streams.handle = (request, socket, head, ip, refuse) => {
-    const writable = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
-    for (const method of ['_write', '_writev'] as const) {
-      const original = writable[method].bind(socket);
-      writable[method] = (...args) => {
-        counter.writes++;
-        original(...args);
-      };
-    }
+    countSocketWrites(socket, counter);
     handle(request, socket, head, ip, refuse);
   };
   return counter;
+}
+
+/** One ETHUSDT trade of 0.4 at 2000 (a resting sell of 1, then a buy), committed: the market data and the streams hear of it. */
+function tradeEth(s: Served): void {
+  const seller = s.h.funded({ ETH: '1' });
+  const buyer = s.h.funded({ USDT: '10000' });
+  s.h.place(limit(seller, 'ETHUSDT', 'SELL', '2000', '1'));
+  s.h.now = T0 + 1000;
+  s.h.place(limit(buyer, 'ETHUSDT', 'BUY', '2000', '0.4'));
+  s.market.onTrades(s.h.lastRows.trades);
+  s.streams.onCommit({ rows: s.h.lastRows });
 }
 
 describe('market stream paths', () => {
@@ -130,13 +135,7 @@ describe('a market socket', () => {
   it('when a path has a suffix and a trade commits, then the trade frame follows the snapshot', async () => {
     const probe = await MarketProbe.open(`${s.url}/openapi/quote/ws/v1/anything/after`);
     expect(await probe.ask({ event: 'sub', topic: 'trade', symbol: '301.ETHUSDT' })).toMatchObject({ symbol: 'ETHUSDT', topic: 'trade', data: [], f: true });
-    const seller = s.h.funded({ ETH: '1' });
-    const buyer = s.h.funded({ USDT: '10000' });
-    s.h.place(limit(seller, 'ETHUSDT', 'SELL', '2000', '1'));
-    s.h.now = T0 + 1000;
-    s.h.place(limit(buyer, 'ETHUSDT', 'BUY', '2000', '0.4'));
-    s.market.onTrades(s.h.lastRows.trades);
-    s.streams.onCommit({ rows: s.h.lastRows });
+    tradeEth(s);
     expect(await probe.next()).toEqual({
       symbol: 'ETHUSDT',
       symbolName: 'ETHUSDT',
@@ -184,13 +183,7 @@ describe('a market socket', () => {
     for (const topic of ['trade', 'depth', 'diffDepth']) {
       expect(await probe.ask({ id: topic, event: 'sub', topic, symbol: 'ETHUSDT' })).toMatchObject({ id: topic, topic, f: true });
     }
-    const seller = s.h.funded({ ETH: '1' });
-    const buyer = s.h.funded({ USDT: '10000' });
-    s.h.place(limit(seller, 'ETHUSDT', 'SELL', '2000', '1'));
-    s.h.now = T0 + 1000;
-    s.h.place(limit(buyer, 'ETHUSDT', 'BUY', '2000', '0.4'));
-    s.market.onTrades(s.h.lastRows.trades);
-    s.streams.onCommit({ rows: s.h.lastRows });
+    tradeEth(s);
     counter.writes = 0;
     const frames = [await probe.next(), await probe.next(), await probe.next()];
     const envelope = (topic: string) => ({ id: topic, symbol: 'ETHUSDT', symbolName: 'ETHUSDT', topic, params: { binary: 'false' } });
