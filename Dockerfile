@@ -41,4 +41,4 @@ EXPOSE 8080
 # /health answers 503 while a follower lags (or a node cannot serve): the container shows unhealthy.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/main.js"]

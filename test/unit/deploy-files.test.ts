@@ -228,12 +228,13 @@ describe('Dockerfile', () => {
   });
 
   it('when its command is read, then it runs the file `npm run build` compiles from src/main.ts, as `npm start` does', () => {
-    expect(runtimeInstruction('CMD')).toEqual(['["node", "dist/main.js"]']);
+    // The young generation npm start gives Node (src/young-generation.ts) is given here too.
+    expect(runtimeInstruction('CMD')).toEqual(['["node", "--max-semi-space-size=32", "dist/main.js"]']);
     const build = JSON.parse(read('tsconfig.build.json')) as { compilerOptions: { outDir: string; rootDir: string } };
     expect(build.compilerOptions).toMatchObject({ outDir: 'dist', rootDir: 'src' });
     expect(existsSync(path.join(REPO, 'src', 'main.ts'))).toBe(true);
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string>; bin: Record<string, string> };
-    expect(pkg.scripts.start).toContain('node dist/main.js');
+    expect(pkg.scripts.start).toContain('node --max-semi-space-size=32 dist/main.js');
     expect(pkg.bin.bourse).toBe('dist/cli/main.js');
     expect(runtime.some((line) => line.includes('ln -s /app/dist/cli/main.js /usr/local/bin/bourse'))).toBe(true);
     expect(instructions('RUN')).toContain('npm run build');
