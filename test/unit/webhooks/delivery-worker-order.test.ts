@@ -140,6 +140,21 @@ async function world() {
   return { core, worker, watch, attempts, outcomes, log, order, commitOutcomes, sentIds, unrelatedCommit, advance: (ms: number) => (now += ms) };
 }
 
+/**
+ * Waits until the worker has nothing in flight (true) or makes an attempt the walk must answer
+ * (false): an event taken up while its signature is still on the thread pool is in flight before it
+ * is sent, so waiting for idle alone would wait for a reply only the walk can give.
+ */
+async function idleOrNewAttempt(w: Awaited<ReturnType<typeof world>>): Promise<boolean> {
+  let idle = false;
+  void w.worker.idle().then(() => {
+    idle = true;
+    w.watch.changed();
+  });
+  await w.watch.until(() => idle || w.attempts.some((a) => a.outcome === undefined), 'the worker idle, or an attempt to answer');
+  return idle;
+}
+
 describe('delivery worker: one object’s events in order', () => {
   it("when an event's attempt is answered 2xx, then its object's next event is sent before that outcome commits", async () => {
     const w = await world();
@@ -235,8 +250,7 @@ describe('delivery worker: one object’s events in order', () => {
         await w.watch.until(() => w.outcomes.length > outcomes, 'the outcome submitted');
       }
       if (random(2) === 0 || open.length === 0) await w.commitOutcomes();
-      if (w.attempts.every((a) => a.outcome !== undefined) && w.outcomes.length === 0) {
-        await w.worker.idle();
+      if (w.attempts.every((a) => a.outcome !== undefined) && w.outcomes.length === 0 && (await idleOrNewAttempt(w))) {
         w.advance(PAST_FIRST_RETRY_MS);
         w.worker.pump();
       }
