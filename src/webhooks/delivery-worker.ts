@@ -27,6 +27,11 @@ export interface DeliveryWorkerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The key of a webhook's object (`[webhookId, objectId]`) in `newestOf`. */
+function objectKey(object: [string, string]): string {
+  return `${object[0]}:${object[1]}`;
+}
+
 /**
  * The delivery worker of docs/webhooks.md "Answering, retries, order", a commit subscriber outside the core: it sends what the webhooks
  * module holds as sendable and due, reports each attempt as a `webhookAttempt` command, and only
@@ -197,7 +202,7 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
 
   /** A new event of `object`: it is right behind the object's newest event seen pending, if any. */
   private queueBehind(eventId: string, object: [string, string]): void {
-    const key = `${object[0]}:${object[1]}`;
+    const key = objectKey(object);
     const newest = this.newestOf.get(key);
     if (newest !== undefined) {
       this.aheadOf.set(eventId, newest);
@@ -217,7 +222,9 @@ export class WebhookDeliveryWorker implements CommitSubscriber {
     // to be right behind the one ahead: either way it goes by the core's order.
     if (behind !== undefined) this.aheadOf.delete(behind);
     if (ahead !== undefined) this.behindOf.delete(ahead);
-    if (object !== undefined && this.newestOf.get(`${object[0]}:${object[1]}`) === eventId) this.newestOf.delete(`${object[0]}:${object[1]}`);
+    if (object === undefined) return;
+    const key = objectKey(object);
+    if (this.newestOf.get(key) === eventId) this.newestOf.delete(key);
   }
 
   private forgetOrder(): void {

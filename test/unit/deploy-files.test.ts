@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { SEMI_SPACE_MB } from '../../src/young-generation.js';
 import { REPO, runChild } from '../support/child-run.js';
 import { child, dockerfileEnv, dockerfileInstructions, entries, envFile, haproxyLines, haproxyTimeMs, items, lastStage, yamlLines, type YamlLine } from '../support/deploy-files.js';
 
@@ -228,13 +229,18 @@ describe('Dockerfile', () => {
   });
 
   it('when its command is read, then it runs the file `npm run build` compiles from src/main.ts, as `npm start` does', () => {
-    // The young generation npm start gives Node (src/young-generation.ts) is given here too.
-    expect(runtimeInstruction('CMD')).toEqual(['["node", "--max-semi-space-size=32", "dist/main.js"]']);
+    // The young generation of src/young-generation.ts, given to Node wherever the server starts:
+    // the container, npm start, npm run dev, the bourse command (its first line) and the benches.
+    const youngGeneration = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+    expect(runtimeInstruction('CMD')).toEqual([`["node", "${youngGeneration}", "dist/main.js"]`]);
     const build = JSON.parse(read('tsconfig.build.json')) as { compilerOptions: { outDir: string; rootDir: string } };
     expect(build.compilerOptions).toMatchObject({ outDir: 'dist', rootDir: 'src' });
     expect(existsSync(path.join(REPO, 'src', 'main.ts'))).toBe(true);
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string>; bin: Record<string, string> };
-    expect(pkg.scripts.start).toContain('node --max-semi-space-size=32 dist/main.js');
+    expect(pkg.scripts.start).toContain(`node ${youngGeneration} dist/main.js`);
+    expect(pkg.scripts.dev).toContain(`node ${youngGeneration} --import tsx src/main.ts`);
+    expect(pkg.scripts.bench).toContain(`node ${youngGeneration} --import tsx bench/run.ts`);
+    expect(read('src/cli/main.ts').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${youngGeneration}`);
     expect(pkg.bin.bourse).toBe('dist/cli/main.js');
     expect(runtime.some((line) => line.includes('ln -s /app/dist/cli/main.js /usr/local/bin/bourse'))).toBe(true);
     expect(instructions('RUN')).toContain('npm run build');
