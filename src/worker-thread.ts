@@ -1,11 +1,14 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { bundleFromSource } from './worker-bundle.js';
+
+/** The modules that run as worker threads: paths from src/ (dist/ once built), without extension. */
+export type WorkerEntry = 'exchange/core-thread/core-worker' | 'store/sqlite/checkpoint-worker' | 'store/journal-read-worker';
 
 /**
- * Starts the worker thread whose entry is `base` (a path without extension) beside the module at
- * `callerUrl`: built, the entry is plain JavaScript; from source (tests, `npm run dev`) it is
- * TypeScript, which a worker loads only through tsx's loader, registered by tsx-bootstrap.mjs.
+ * Starts the worker thread of `entry`: built, the entry is plain JavaScript beside this module;
+ * from source (tests, `npm run dev`) it is TypeScript, bundled into one module first.
  */
-export function startWorker(callerUrl: string, base: string, options: WorkerOptions): Worker {
-  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`${base}.js`, callerUrl), options);
-  return new Worker(new URL('./tsx-bootstrap.mjs', import.meta.url), { ...options, argv: [new URL(`${base}.ts`, callerUrl).href] });
+export function startWorker(entry: WorkerEntry, options: WorkerOptions): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${entry}.js`, import.meta.url), options);
+  return new Worker(bundleFromSource(new URL(`./${entry}.ts`, import.meta.url)), options);
 }

@@ -4,7 +4,7 @@
  * old JSON rows and hands over chunks of frames (journal-chunk.ts) as transferred buffers. The
  * hand-over is synchronous on this side (receiveMessageOnPort, and Atomics.wait while nothing is
  * there), so a synchronous replay can use it; at most MAX_CHUNKS_IN_FLIGHT chunks wait unread.
- * The thread takes a while to start (tens of ms built, hundreds under tsx): until it says it is
+ * The thread takes a while to start (tens of ms): until it says it is
  * `ready`, the replay reads on its own, then `start`s the thread after the last seq it read.
  */
 
@@ -65,7 +65,7 @@ export class JournalReadThread {
       flags: this.flags.buffer as SharedArrayBuffer,
       port: channel.port2,
     };
-    this.worker = startWorker(import.meta.url, './journal-read-worker', { workerData: data, transferList: [channel.port2] });
+    this.worker = startWorker('store/journal-read-worker', { workerData: data, transferList: [channel.port2] });
     // A failure at the thread's start reaches the replay as a stall (it waits on the counter, not on events).
     this.worker.on('error', (error) => {
       this.failure = error;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFromSource } from '../../src/worker-bundle.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { liftRateLimits } from '../support/trading-setup.js';
 import type { BurstLoad, BurstResult } from '../support/connection-burst-worker.js';
@@ -28,11 +29,8 @@ const FAIRNESS_FACTOR = 4;
 const FAIRNESS_SLACK_MS = 150;
 
 function runLoad(load: BurstLoad): Promise<BurstResult> {
-  // From source the worker is TypeScript: loaded through the same tsx bootstrap as the core's worker.
-  const worker = new Worker(new URL('../../src/tsx-bootstrap.mjs', import.meta.url), {
-    argv: [new URL('../support/connection-burst-worker.ts', import.meta.url).href],
-    workerData: load,
-  });
+  // From source the worker is TypeScript: bundled as the server's own workers are.
+  const worker = new Worker(bundleFromSource(new URL('../support/connection-burst-worker.ts', import.meta.url)), { workerData: load });
   return new Promise((resolve, reject) => {
     worker.once('message', (message: { result?: BurstResult; error?: string }) => {
       void worker.terminate();

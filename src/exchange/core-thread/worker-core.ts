@@ -29,7 +29,7 @@ interface Pending {
 }
 
 function spawnCoreWorker(data: CoreWorkerData): Worker {
-  return startWorker(import.meta.url, './core-worker', { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  return startWorker('exchange/core-thread/core-worker', { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 }
 
 /** The first answer of a worker: ready at its recovered seq, or why it could not start. */

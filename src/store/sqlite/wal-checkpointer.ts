@@ -29,7 +29,7 @@ export class WalCheckpointer {
 
   constructor(path: string) {
     const data: CheckpointWorkerData = { path, flags: this.flags.buffer as SharedArrayBuffer, idleMs: IDLE_MS };
-    this.worker = startWorker(import.meta.url, './checkpoint-worker', { workerData: data });
+    this.worker = startWorker('store/sqlite/checkpoint-worker', { workerData: data });
     // A checkpointer that could not start costs only speed: the backstop keeps the WAL bounded.
     this.worker.on('error', () => {
       this.failed = true;
