@@ -13,8 +13,9 @@ const NOT_ON_POSTGRES = ['test/e2e/payments/sandbox-pages-browser.test.ts'];
 
 export default defineConfig({
   test: {
-    // PostgreSQL for the tests that need one: BOURSE_TEST_POSTGRES_URL's server, else an embedded one.
-    globalSetup: ['test/support/build-web.ts', 'test/support/pg-global-setup.ts'],
+    // The pages and the server built (child processes run dist/, as `npm start` does); PostgreSQL for
+    // the tests that need one: BOURSE_TEST_POSTGRES_URL's server, else an embedded one.
+    globalSetup: ['test/support/build-web.ts', 'test/support/build-server.ts', 'test/support/pg-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

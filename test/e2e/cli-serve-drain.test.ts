@@ -14,7 +14,7 @@ describe('`bourse serve` and signals', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('when `bourse serve` gets %s, then it drains, snapshots and exits 0 like `npm start`', async (signal) => {
-    const first = await startChildServer({ dataDir, entry: ['src/cli/main.ts', 'serve'] });
+    const first = await startChildServer({ dataDir, entry: ['dist/cli/main.js', 'serve'] });
     child = first;
     // The first start printed where the generated token is, never the token itself.
     expect(first.plainLines.join('\n')).not.toContain(first.adminToken);
@@ -24,7 +24,7 @@ describe('`bourse serve` and signals', () => {
     expect(first.logLine('Bourse stopped')).toBeDefined();
 
     // The snapshot taken while stopping holds everything: a restart replays nothing.
-    const second = await startChildServer({ dataDir, entry: ['src/cli/main.ts', 'serve'] });
+    const second = await startChildServer({ dataDir, entry: ['dist/cli/main.js', 'serve'] });
     child = second;
     const recovered = second.logLine('state recovered');
     expect(recovered).toMatchObject({ replayed: 0 });

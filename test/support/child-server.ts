@@ -5,10 +5,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
+import { SEMI_SPACE_MB } from '../../src/young-generation.js';
 import { Watch } from './watch.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** A start on a loaded machine: tsx compiles, modules load, the journal replays. */
+/** A start on a loaded machine: modules load, the journal replays. */
 const START_TIMEOUT_MS = 30_000;
 /** A drain finishes in-flight requests and writes one snapshot: seconds at most. */
 const EXIT_TIMEOUT_MS = 15_000;
@@ -32,7 +33,7 @@ export interface ChildServerOptions {
   dataDir: string;
   /** Extra environment (BOURSE_SNAPSHOT_EVERY, BOURSE_SYNCHRONOUS, …). */
   env?: Record<string, string>;
-  /** What node runs after `--import tsx`; `src/main.ts` (what `npm start` runs) unless told. */
+  /** What node runs (built by test/support/build-server.ts); `dist/main.js` (what `npm start` runs) unless told. */
   entry?: readonly string[];
 }
 
@@ -85,12 +86,12 @@ function parseLogLine(text: string): LogLine | undefined {
 }
 
 /**
- * Runs `node --import tsx src/main.ts` as a real process on `dataDir` and a free port (PORT=0, the
+ * Runs `node dist/main.js` (as `npm start` does) as a real process on `dataDir` and a free port (PORT=0, the
  * address read from the "Bourse is serving" log line); resolves once `/health` answers.
  */
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
   const startedAt = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...(options.entry ?? ['src/main.ts'])], {
+  const child: ChildProcess = spawn(process.execPath, [`--max-semi-space-size=${SEMI_SPACE_MB}`, ...(options.entry ?? ['dist/main.js'])], {
     cwd: REPO_ROOT,
     env: childEnv(options),
     stdio: ['ignore', 'pipe', 'pipe'],

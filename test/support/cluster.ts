@@ -210,7 +210,7 @@ export interface Takeover {
 
 /**
  * N nodes of one deployment on one PostgreSQL database, each a real child process
- * (`node --import tsx src/main.ts`) with its own port and data directory, sharing the secrets.
+ * (`node dist/main.js`, as `npm start` runs it) with its own port and data directory, sharing the secrets.
  */
 export class Cluster {
   private constructor(
