@@ -29,7 +29,8 @@ const bundles = new Map<string, URL>();
 /** The URL of `entry` (a TypeScript module) bundled with everything it imports from the repository. */
 export function bundleFromSource(entry: URL): URL {
   let bundle = bundles.get(entry.href);
-  if (bundle === undefined) {
+  // Gone when another process pruned it as stale (this one started over an hour before that one's edit).
+  if (bundle === undefined || !exists(fileURLToPath(bundle))) {
     bundle = build(entry);
     bundles.set(entry.href, bundle);
   }

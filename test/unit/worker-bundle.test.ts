@@ -3,7 +3,7 @@
  * runs as a worker, imports packages as the sources do, is built once per process, and an entry
  * whose modules read import.meta (which a bundle cannot give each of them) is refused by name.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +39,14 @@ describe('a worker entry bundled from source', () => {
   it('when the same entry is asked for again, then the bundle built first is given', () => {
     expect(bundleFromSource(entry('entry.ts')).href).toBe(bundleFromSource(entry('entry.ts')).href);
     expect(bundleFromSource(entry('entry.ts')).pathname).toMatch(/\/node_modules\/\.cache\/bourse-workers\/entry-[0-9a-f]{16}\.mjs$/);
+  });
+
+  it('when the bundle built first was removed since (pruned by another process), then it is built again', () => {
+    const first = bundleFromSource(entry('entry.ts'));
+    rmSync(first);
+    const again = bundleFromSource(entry('entry.ts'));
+    expect(again.href).toBe(first.href);
+    expect(existsSync(again)).toBe(true);
   });
 
   it('when a module of the entry reads import.meta, then the bundle is refused naming that module', () => {
