@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../src/main.js';
 import type { DemoCredentials } from '../../src/demo/demo-data.js';
+import { WEBHOOK_KEY_FILE } from '../../src/webhooks/webhook-key.js';
 import { postgresServerUrl } from './postgres.js';
 import { createDatabase, dropDatabase, withDatabase } from './postgres-admin.js';
 
@@ -36,9 +37,23 @@ async function defaultStore(env: Record<string, string>): Promise<{ env: Record<
   return { env: { BOURSE_DB: withDatabase(serverUrl, name), BOURSE_NODE_URL: 'http://127.0.0.1:1' }, drop: () => dropDatabase(serverUrl, name) };
 }
 
-/** A real Bourse on port 0 with a fresh data directory and the demo data. */
+let webhookKeyPem: string | undefined;
+
+/**
+ * One webhook signing key for the fresh test servers of this process, in the data directory as an
+ * operator's own key would be: an RSA-2048 key takes 0.1–0.5 s of CPU to generate, paid otherwise by
+ * every server start. Generating it when the file is missing is tested where that is the point
+ * (test/unit/webhooks/webhook-key.test.ts, the child-process servers).
+ */
+function writeWebhookKey(dataDir: string): void {
+  webhookKeyPem ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  writeFileSync(path.join(dataDir, WEBHOOK_KEY_FILE), webhookKeyPem, { mode: 0o600 });
+}
+
+/** A real Bourse on port 0 with a fresh data directory (this process's webhook key in it) and the demo data. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.BOURSE_DATA ?? mkdtempSync(path.join(tmpdir(), 'bourse-test-'));
+  if (env.BOURSE_DATA === undefined && env.BOURSE_WEBHOOK_KEY === undefined) writeWebhookKey(dataDir);
   const store = await defaultStore(env);
   const serverEnv = { PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0', ...store.env, ...env };
   const server = await startServer(serverEnv);
