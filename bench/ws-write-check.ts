@@ -81,7 +81,6 @@ class Receipts {
   }
 }
 
-
 async function connect(server: WebSocketServer, count: number, receipts: Receipts, counter: { writes: number }): Promise<{ sinks: SocketSink[]; clients: WebSocket[] }> {
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const sinks: SocketSink[] = [];

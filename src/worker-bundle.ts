@@ -7,7 +7,7 @@
  * Never reached once built: dist/ holds JavaScript and starts its workers directly.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,7 +30,7 @@ const bundles = new Map<string, URL>();
 export function bundleFromSource(entry: URL): URL {
   let bundle = bundles.get(entry.href);
   // Gone when another process pruned it as stale (this one started over an hour before that one's edit).
-  if (bundle === undefined || !exists(fileURLToPath(bundle))) {
+  if (bundle === undefined || !existsSync(bundle)) {
     bundle = build(entry);
     bundles.set(entry.href, bundle);
   }
@@ -62,7 +62,7 @@ function build(entry: URL): URL {
   const text = result.outputFiles[0].text;
   const name = path.basename(fileURLToPath(entry), '.ts');
   const file = path.join(CACHE_DIR, `${name}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.mjs`);
-  if (!exists(file)) {
+  if (!existsSync(file)) {
     mkdirSync(CACHE_DIR, { recursive: true });
     // Renamed into place: another process may start a worker from the same bundle meanwhile.
     const partial = `${file}.${process.pid}.partial`;
@@ -71,15 +71,6 @@ function build(entry: URL): URL {
     removeStale(name, file);
   }
   return pathToFileURL(file);
-}
-
-function exists(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Earlier versions of the entry's bundle, unused for an hour: a day of edits would otherwise pile up. */

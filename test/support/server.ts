@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,26 +37,24 @@ async function defaultStore(env: Record<string, string>): Promise<{ env: Record<
   return { env: { BOURSE_DB: withDatabase(serverUrl, name), BOURSE_NODE_URL: 'http://127.0.0.1:1' }, drop: () => dropDatabase(serverUrl, name) };
 }
 
+/** The webhook signing key the first fresh test server of this process generated (PEM): the later ones get it. */
 let webhookKeyPem: string | undefined;
 
 /**
- * One webhook signing key for the fresh test servers of this process, in the data directory as an
- * operator's own key would be: an RSA-2048 key takes 0.1–0.5 s of CPU to generate, paid otherwise by
- * every server start. Generating it when the file is missing is tested where that is the point
- * (test/unit/webhooks/webhook-key.test.ts, the child-process servers).
+ * A real Bourse on port 0 with a fresh data directory and the demo data. Its webhook key is this
+ * process's: generating an RSA-2048 key takes 0.1–0.5 s of CPU, paid otherwise by every start, so
+ * only the first fresh server generates one (as every child-process server and
+ * test/unit/webhooks/webhook-key.test.ts do) and the later ones find it in their data directory, as
+ * an operator's own key would be.
  */
-function writeWebhookKey(dataDir: string): void {
-  webhookKeyPem ??= generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-  writeFileSync(path.join(dataDir, WEBHOOK_KEY_FILE), webhookKeyPem, { mode: 0o600 });
-}
-
-/** A real Bourse on port 0 with a fresh data directory (this process's webhook key in it) and the demo data. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.BOURSE_DATA ?? mkdtempSync(path.join(tmpdir(), 'bourse-test-'));
-  if (env.BOURSE_DATA === undefined && env.BOURSE_WEBHOOK_KEY === undefined) writeWebhookKey(dataDir);
+  const keyFile = env.BOURSE_DATA === undefined && env.BOURSE_WEBHOOK_KEY === undefined ? path.join(dataDir, WEBHOOK_KEY_FILE) : undefined;
+  if (keyFile !== undefined && webhookKeyPem !== undefined) writeFileSync(keyFile, webhookKeyPem, { mode: 0o600 });
   const store = await defaultStore(env);
   const serverEnv = { PORT: '0', BOURSE_DATA: dataDir, LOG_LEVEL: 'silent', BOURSE_DEMO: '1', BOURSE_DEMO_MARKET_MAKER: '0', ...store.env, ...env };
   const server = await startServer(serverEnv);
+  if (keyFile !== undefined) webhookKeyPem ??= readFileSync(keyFile, 'utf8');
   const adminToken = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
   const testServer: TestServer = {
